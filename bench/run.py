@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: Apache-2.0
+"""make bench: verifies the corpus, runs the equivalence gate, then the benchmark suites, and
+writes results/ (JSON, markdown tables, PNG charts).
+
+    python3 bench/run.py [--full] [--only SUITE ...]
+
+Quick settings by default (the whole run in under 20 minutes on 2 cores); --full for the
+settings of a publishable run. Nothing is measured if the corpus is not the pinned one or if
+any engine's checksum differs from the others' (the fairness contract).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+
+import core_suite  # noqa: E402
+import report  # noqa: E402
+
+SUITES = {
+    "core": core_suite.run,
+}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--full", action="store_true", help="full settings (slower, tighter intervals)")
+    parser.add_argument("--only", nargs="*", choices=sorted(SUITES), help="run these suites only")
+    args = parser.parse_args()
+    data = os.environ.get("SIMDBRIDGE_DATA", os.path.join(ROOT, "..", "shared", "data"))
+    results = os.path.join(ROOT, "results")
+    os.makedirs(results, exist_ok=True)
+
+    started = time.time()
+    report.progress("verifying the corpus under %s" % data)
+    if subprocess.run([sys.executable, os.path.join(ROOT, "tools", "fetch_data.py"), "--verify", data]).returncode:
+        return 1
+    for name in (args.only or list(SUITES)):
+        report.progress("suite %s (%s settings)" % (name, "full" if args.full else "quick"))
+        status = SUITES[name](root=ROOT, data=data, results=results, full=args.full)
+        if status:
+            report.progress("suite %s failed: nothing more is measured" % name)
+            return status
+    report.progress("done in %.0f s; results in %s" % (time.time() - started, results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "file_input.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <new>
+#include <sys/stat.h>
+
+namespace simdbridge::cli {
+
+bool read_file(const std::string &path, file_bytes &out, std::string &why) {
+  const bool from_stdin = path == "-";
+  FILE *f = from_stdin ? stdin : std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    why = std::strerror(errno);
+    return false;
+  }
+  out.length = 0;
+  bool ok = true;
+  try {
+    // A regular file arrives in one read of its full size; a pipe grows the buffer geometrically.
+    struct stat info {};
+    size_t initial = size_t(1) << 16;
+    if (fstat(fileno(f), &info) == 0 && S_ISREG(info.st_mode) && size_t(info.st_size) >= initial) {
+      initial = size_t(info.st_size) + padding + 1;
+    }
+    out.bytes.resize(initial);
+    for (;;) {
+      if (out.bytes.size() - out.length < padding + 1) { out.bytes.resize(out.bytes.size() * 2); }
+      const size_t room = out.bytes.size() - out.length - padding;
+      const size_t n = std::fread(out.bytes.data() + out.length, 1, room, f);
+      out.length += n;
+      if (n < room) {
+        if (std::ferror(f)) {
+          why = std::strerror(errno);
+          ok = false;
+        }
+        break;
+      }
+    }
+    if (ok) {
+      out.bytes.resize(out.length + padding);
+      std::memset(out.bytes.data() + out.length, 0, padding);
+    }
+  } catch (const std::bad_alloc &) {
+    why = "out of memory";
+    ok = false;
+  } catch (const std::length_error &) {
+    why = "file too large";
+    ok = false;
+  }
+  if (!from_stdin) { std::fclose(f); }
+  return ok;
+}
+
+} // namespace simdbridge::cli

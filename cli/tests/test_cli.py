@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The simdbridge command-line tool, run as a user runs it.
+
+    python3 test_cli.py BINARY DATA_DIR REFERENCE_CORPUS
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BINARY, DATA, REFERENCE = sys.argv[1:4]
+
+SPEC_VECTORS = {  # ../shared/spec/checksum.md
+    "[]": "ed128a87f3f843e2", "{}": "ad319677479e1db6", "null": "08511e07b5056c5e",
+    "true": "084a5207b4ffa60c", '"abc"': "082bbd07b4e5ab4e", "-0": "08285607b4e2c672",
+    "-0.0": "884db807b5028935", "0.1": "bb68ab24afe5e6b7", '{"a":1}': "bec57e3c220bbec4",
+    '{"a":[1,2.5,"x",true,false,null]}': "ac77f706f619218e",
+    '"\\u00e9\\ud83d\\ude00"': "082bc207b4e5b3cd",
+    "[9223372036854775807,-9223372036854775808,18446744073709551615]": "e0e49657524e09ad",
+    "[18446744073709551616]": "def3296fc9318f5a", "[1E400,-1e400]": "1892e88ff0de4482",
+    "[1e-400]": "b443296fc9318f5a", '{"k":"\\n\\t\\"\\\\\\/"}': "52c3b433e945fa35",
+    '[{"":{}}]': "af3fa0e7786892ef", "[1.0,1,1e0]": "b86c90ac26ffa832",
+}
+
+
+def run(*args, stdin=None):
+    return subprocess.run([BINARY, *args], input=stdin, capture_output=True, timeout=120)
+
+
+class Checksum(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def write(self, name, data):
+        path = os.path.join(self.dir.name, name)
+        with open(path, "wb") as f:
+            f.write(data if isinstance(data, bytes) else data.encode())
+        return path
+
+    def test_spec_vectors_one_line_per_file_like_sha256sum(self):
+        paths = {self.write("v%d.json" % i, text): expected
+                 for i, (text, expected) in enumerate(SPEC_VECTORS.items())}
+        r = run("checksum", *paths)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.decode().splitlines()
+        self.assertEqual(lines, ["%s  %s" % (expected, p) for p, expected in paths.items()])
+
+    def test_standard_input_and_the_stream_vector(self):
+        r = run("checksum", "--ndjson", "-", stdin=b'{}\n[1]\n\n"x"\n')
+        self.assertEqual(r.stdout.decode(), "0a5e9b510b4ddcb0  -\n")
+        r = run("checksum", "-", stdin=b'{"a":1}')
+        self.assertEqual(r.stdout.decode(), "bec57e3c220bbec4  -\n")
+
+    def test_every_corpus_file_matches_the_reference(self):
+        with open(REFERENCE) as f:
+            expected = [line.split("  ", 1) for line in f.read().splitlines()]
+        documents = [(h, os.path.join(DATA, p)) for h, p in expected if not p.endswith(".ndjson")]
+        streams = [(h, os.path.join(DATA, p)) for h, p in expected if p.endswith(".ndjson")]
+        for group, options in ((documents, []), (streams, ["--ndjson"])):
+            r = run("checksum", *options, *[p for _, p in group])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout.decode().splitlines(), ["%s  %s" % (h, p) for h, p in group])
+
+    def test_an_invalid_file_is_reported_and_the_next_one_still_read(self):
+        bad = self.write("bad.json", '{"a":1 "b":2}')
+        good = self.write("good.json", "[]")
+        missing = os.path.join(self.dir.name, "missing.json")
+        r = run("checksum", bad, missing, good)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout.decode(), "ed128a87f3f843e2  %s\n" % good)
+        errors = r.stderr.decode().splitlines()
+        self.assertEqual(errors[0], "%s: error: expected ',' or '}' after an object member at byte 7" % bad)
+        self.assertTrue(errors[1].startswith("%s: error: " % missing), errors[1])
+
+    def test_validate(self):
+        good = self.write("good.json", "[1,2]")
+        bad = self.write("bad.json", "[1,2,]")
+        r = run("validate", good, bad)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout.decode(), "%s: OK\n" % good)
+        self.assertEqual(r.stderr.decode(), "%s: error: expected a value at byte 5\n" % bad)
+        r = run("validate", "--ndjson", "-", stdin=b"{}\n{\n")
+        self.assertEqual(r.stderr.decode(), "-: error: unexpected end of input: the JSON text is truncated at byte 5\n")
+
+    def test_max_depth(self):
+        deep = self.write("deep.json", "[[[1]]]")
+        self.assertEqual(run("checksum", "--max-depth", "3", deep).returncode, 0)
+        r = run("checksum", "--max-depth", "2", deep)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("at byte 2", r.stderr.decode())
+
+    def test_usage_errors_exit_2(self):
+        self.assertEqual(run().returncode, 2)
+        self.assertEqual(run("checksum").returncode, 2)
+        self.assertEqual(run("checksum", "--bogus", "x").returncode, 2)
+        self.assertEqual(run("frobnicate").returncode, 2)
+        self.assertEqual(run("checksum", "--max-depth", "0", "x").returncode, 2)
+        self.assertEqual(run("version").returncode, 0)
+
+    def test_every_jsontestsuite_file_without_a_crash(self):
+        directory = os.path.join(DATA, "jsonchecker", "minefield")
+        paths = sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.endswith(".json"))
+        for options in ([], ["--ndjson"]):
+            r = run("checksum", *options, *paths)
+            self.assertIn(r.returncode, (0, 1))  # never a signal
+            out = r.stdout.decode("utf-8", "replace").splitlines()
+            err = r.stderr.decode("utf-8", "replace").splitlines()
+            self.assertEqual(len(out) + len(err), len(paths))
+            for line in err:
+                self.assertRegex(line, r"^.*: error: .* at byte \d+$")
+            if not options:
+                rejected = {line.split(": error: ")[0] for line in err}
+                for p in paths:
+                    name = os.path.basename(p)
+                    if name.startswith("y_"):
+                        self.assertNotIn(p, rejected)
+                    if name.startswith("n_"):
+                        self.assertIn(p, rejected)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0]], verbosity=1)

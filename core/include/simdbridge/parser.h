@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+#ifndef SIMDBRIDGE_PARSER_H
+#define SIMDBRIDGE_PARSER_H
+
+#include <cstdint>
+#include <memory>
+
+#include "simdbridge/error.h"
+#include "simdbridge/input.h"
+#include "simdbridge/result.h"
+
+namespace simdbridge {
+
+struct parser_options {
+  /** Arrays and objects may nest this deep; one level more is `error_code::depth_limit`. */
+  uint32_t max_depth = SIMDBRIDGE_DEFAULT_MAX_DEPTH;
+  /**
+   * Bytes a stream is cut into for simdjson's first stage. A document longer than this is
+   * still read correctly, on the slower path.
+   */
+  size_t stream_batch_size = size_t(1) << 20;
+};
+
+/**
+ * Reads JSON text: computes the checksum of ../shared/spec/checksum.md, or validates.
+ *
+ * A parser keeps buffers that grow to the largest input it has seen, so reuse one; it is not
+ * thread-safe, so use one per thread. Nothing here throws: a parser that could not allocate
+ * its state answers every call with `error_code::out_of_memory`.
+ *
+ * Documents go through simdjson first. A document simdjson refuses is read again by a scalar
+ * parser, which either finds the error and its byte offset, or reads what the checksum
+ * contract defines but simdjson refuses (integers past 64 bits, numbers past the double range,
+ * lone surrogate escapes).
+ *
+ * Example:
+ *
+ *     simdbridge::parser parser;
+ *     auto r = parser.checksum(simdbridge::input::copy_of(R"({"a":1})"));
+ *     if (r.ok()) std::printf("%016llx\n", (unsigned long long)r.value());   // bec57e3c220bbec4
+ */
+class parser {
+public:
+  explicit parser(parser_options options = {}) noexcept;
+  ~parser();
+  parser(parser &&) noexcept;
+  parser &operator=(parser &&) noexcept;
+  parser(const parser &) = delete;
+  parser &operator=(const parser &) = delete;
+
+  /** The checksum of one JSON document. */
+  result<uint64_t> checksum(input in) noexcept;
+
+  /**
+   * The checksum of a stream: JSON documents separated by white space (NDJSON, JSON Lines).
+   * Blank lines are not documents; an input with no document has the checksum SEED.
+   */
+  result<uint64_t> checksum_stream(input in) noexcept;
+
+  /** Full validation of one document: RFC 8259 and UTF-8. */
+  error validate(input in) noexcept;
+
+  /** Full validation of a stream; on success, the number of documents. */
+  result<uint64_t> validate_stream(input in) noexcept;
+
+  const parser_options &options() const noexcept { return options_; }
+
+  /** The state behind the public API; defined in the core's sources only. */
+  struct state;
+
+private:
+  parser_options options_;
+  std::unique_ptr<state> state_;
+};
+
+/** The simdbridge version, "MAJOR.MINOR.PATCH". */
+const char *version() noexcept;
+/** The simdjson version the core was built against. */
+const char *simdjson_version() noexcept;
+/** The simdjson kernel chosen for this CPU at run time ("icelake", "haswell", ...). */
+const char *simd_implementation() noexcept;
+
+} // namespace simdbridge
+
+#endif // SIMDBRIDGE_PARSER_H

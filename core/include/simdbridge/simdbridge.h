@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
+// The umbrella header of the simdbridge core: include this, or the one header you need.
+#ifndef SIMDBRIDGE_H
+#define SIMDBRIDGE_H
+
+#include "simdbridge/error.h"
+#include "simdbridge/input.h"
+#include "simdbridge/parser.h"
+#include "simdbridge/result.h"
+
+#endif // SIMDBRIDGE_H

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The plain C interface of simdbridge: what the JVM's FFM downcalls, the JNI forwarders and any
+ * other FFI bind to. Every function is a thin wrapper of the C++ API (simdbridge/parser.h).
+ *
+ * Conventions:
+ * - Nothing here throws, aborts or reads past what it is given. Errors are values.
+ * - A function that reads JSON takes (data, length, capacity). When capacity >= length +
+ *   SIMDBRIDGE_PADDING, the bytes are parsed in place: the caller promises that the padding
+ *   bytes are readable (their content does not matter). Otherwise they are copied once into the
+ *   parser's reusable padded buffer.
+ * - A parser is not thread-safe: use one per thread. Results stay valid until the next call on
+ *   the same parser.
+ *
+ * Example:
+ *
+ *     simdbridge_parser *p = simdbridge_parser_new(0);
+ *     simdbridge_result r = simdbridge_checksum(p, (const uint8_t *)"[1]", 3, 3);
+ *     if (r.error) printf("%s at byte %llu\n", simdbridge_error_message(r.error), r.value);
+ *     else printf("%016llx\n", r.value);
+ *     simdbridge_parser_free(p);
+ */
+#ifndef SIMDBRIDGE_C_H
+#define SIMDBRIDGE_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Readable bytes that must follow the input for it to be parsed in place. */
+#define SIMDBRIDGE_PADDING 64
+
+/** The default nesting limit of arrays and objects. */
+#define SIMDBRIDGE_DEFAULT_MAX_DEPTH 1024
+
+/** Error codes. The same values as simdbridge::error_code; see error.h for each one's meaning. */
+typedef enum simdbridge_error {
+  SIMDBRIDGE_SUCCESS = 0,
+  SIMDBRIDGE_EMPTY_INPUT = 1,
+  SIMDBRIDGE_UNEXPECTED_END = 2,
+  SIMDBRIDGE_EXPECTED_VALUE = 3,
+  SIMDBRIDGE_EXPECTED_KEY = 4,
+  SIMDBRIDGE_EXPECTED_COLON = 5,
+  SIMDBRIDGE_EXPECTED_COMMA_OR_BRACKET = 6,
+  SIMDBRIDGE_EXPECTED_COMMA_OR_BRACE = 7,
+  SIMDBRIDGE_TRAILING_CONTENT = 8,
+  SIMDBRIDGE_INVALID_NUMBER = 9,
+  SIMDBRIDGE_INVALID_LITERAL = 10,
+  SIMDBRIDGE_INVALID_ESCAPE = 11,
+  SIMDBRIDGE_INVALID_UNICODE_ESCAPE = 12,
+  SIMDBRIDGE_CONTROL_CHARACTER = 13,
+  SIMDBRIDGE_INVALID_UTF8 = 14,
+  SIMDBRIDGE_BYTE_ORDER_MARK = 15,
+  SIMDBRIDGE_WRONG_ENCODING = 16,
+  SIMDBRIDGE_DEPTH_LIMIT = 17,
+  SIMDBRIDGE_OUT_OF_MEMORY = 18,
+  SIMDBRIDGE_INVALID_ARGUMENT = 19,
+  SIMDBRIDGE_INVALID_POINTER = 20,
+  SIMDBRIDGE_OUTPUT_TOO_SMALL = 21
+} simdbridge_error;
+
+/**
+ * The outcome of a call: on success, error is SIMDBRIDGE_SUCCESS and value is the call's answer
+ * (a checksum, a count); on failure, value is the byte offset of the error in the input.
+ */
+typedef struct simdbridge_result {
+  int32_t error;
+  uint64_t value;
+} simdbridge_result;
+
+/** A reusable parser: buffers that grow to the largest input seen. Opaque. */
+typedef struct simdbridge_parser simdbridge_parser;
+
+/** A new parser, or NULL when memory runs out. max_depth 0 means SIMDBRIDGE_DEFAULT_MAX_DEPTH. */
+simdbridge_parser *simdbridge_parser_new(uint32_t max_depth);
+
+/** Frees a parser. NULL is allowed. */
+void simdbridge_parser_free(simdbridge_parser *parser);
+
+/** The checksum (../shared/spec/checksum.md) of one JSON document. */
+simdbridge_result simdbridge_checksum(simdbridge_parser *parser, const uint8_t *data,
+                                      size_t length, size_t capacity);
+
+/** The checksum of a stream: JSON documents separated by white space (NDJSON, JSON Lines). */
+simdbridge_result simdbridge_checksum_stream(simdbridge_parser *parser, const uint8_t *data,
+                                             size_t length, size_t capacity);
+
+/** Full validation of one document (RFC 8259 and UTF-8). value is 0 on success. */
+simdbridge_result simdbridge_validate(simdbridge_parser *parser, const uint8_t *data,
+                                      size_t length, size_t capacity);
+
+/** Full validation of a stream. On success, value is the number of documents. */
+simdbridge_result simdbridge_validate_stream(simdbridge_parser *parser, const uint8_t *data,
+                                             size_t length, size_t capacity);
+
+/** A one-line English description of an error code. Never NULL. */
+const char *simdbridge_error_message(int32_t error);
+
+/** The name of an error code ("unexpected_end"). Never NULL. */
+const char *simdbridge_error_name(int32_t error);
+
+/** The simdbridge version, "MAJOR.MINOR.PATCH". */
+const char *simdbridge_version(void);
+
+/** The simdjson version the core was built against. */
+const char *simdbridge_simdjson_version(void);
+
+/** The simdjson kernel selected for this CPU at run time ("icelake", "haswell", ...). */
+const char *simdbridge_simd_implementation(void);
+
+/** Does nothing: prices a crossing of the native boundary. */
+void simdbridge_noop(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* SIMDBRIDGE_C_H */

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+// The C API: each function a one-line wrapper of the C++ call it names.
+#include "simdbridge/simdbridge_c.h"
+
+#include <new>
+
+#include "simdbridge/parser.h"
+
+struct simdbridge_parser {
+  simdbridge::parser cpp;
+};
+
+namespace {
+
+simdbridge::input to_input(const uint8_t *data, size_t length, size_t capacity) {
+  return simdbridge::input::padded(data, length, capacity);
+}
+
+simdbridge_result to_c(const simdbridge::result<uint64_t> &r) {
+  if (r.ok()) { return {SIMDBRIDGE_SUCCESS, r.value()}; }
+  return {int32_t(r.error().code), r.error().offset};
+}
+
+simdbridge_result null_parser() { return {SIMDBRIDGE_INVALID_ARGUMENT, 0}; }
+
+} // namespace
+
+extern "C" {
+
+simdbridge_parser *simdbridge_parser_new(uint32_t max_depth) {
+  simdbridge::parser_options options;
+  if (max_depth != 0) { options.max_depth = max_depth; }
+  return new (std::nothrow) simdbridge_parser{simdbridge::parser(options)};
+}
+
+void simdbridge_parser_free(simdbridge_parser *parser) { delete parser; }
+
+simdbridge_result simdbridge_checksum(simdbridge_parser *parser, const uint8_t *data,
+                                      size_t length, size_t capacity) {
+  if (parser == nullptr) { return null_parser(); }
+  return to_c(parser->cpp.checksum(to_input(data, length, capacity)));
+}
+
+simdbridge_result simdbridge_checksum_stream(simdbridge_parser *parser, const uint8_t *data,
+                                             size_t length, size_t capacity) {
+  if (parser == nullptr) { return null_parser(); }
+  return to_c(parser->cpp.checksum_stream(to_input(data, length, capacity)));
+}
+
+simdbridge_result simdbridge_validate(simdbridge_parser *parser, const uint8_t *data,
+                                      size_t length, size_t capacity) {
+  if (parser == nullptr) { return null_parser(); }
+  const simdbridge::error e = parser->cpp.validate(to_input(data, length, capacity));
+  return {int32_t(e.code), e.offset};
+}
+
+simdbridge_result simdbridge_validate_stream(simdbridge_parser *parser, const uint8_t *data,
+                                             size_t length, size_t capacity) {
+  if (parser == nullptr) { return null_parser(); }
+  return to_c(parser->cpp.validate_stream(to_input(data, length, capacity)));
+}
+
+const char *simdbridge_error_message(int32_t error) {
+  return simdbridge::error_message(simdbridge::error_code(error));
+}
+
+const char *simdbridge_error_name(int32_t error) {
+  return simdbridge::error_name(simdbridge::error_code(error));
+}
+
+const char *simdbridge_version(void) { return simdbridge::version(); }
+
+const char *simdbridge_simdjson_version(void) { return simdbridge::simdjson_version(); }
+
+const char *simdbridge_simd_implementation(void) { return simdbridge::simd_implementation(); }
+
+void simdbridge_noop(void) {}
+
+} // extern "C"

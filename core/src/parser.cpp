@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "simdbridge/parser.h"
+
+#include <algorithm>
+#include <new>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "checksum_sink.h"
+#include "on_demand_walk.h"
+#include "parser_state.h"
+#include "scalar_parser.h"
+#include "tape_walk.h"
+
+namespace simdbridge {
+
+using internal::checksum_sink;
+using internal::validation_sink;
+
+parser::parser(parser_options options) noexcept : options_(options) {
+  if (options_.max_depth == 0) { options_.max_depth = SIMDBRIDGE_DEFAULT_MAX_DEPTH; }
+  if (options_.stream_batch_size < internal::minimum_stream_batch) {
+    options_.stream_batch_size = internal::minimum_stream_batch;
+  }
+  state_.reset(new (std::nothrow) state());
+  if (state_ && !state_->initialize(options_.max_depth)) { state_.reset(); }
+}
+
+parser::~parser() = default;
+parser::parser(parser &&) noexcept = default;
+parser &parser::operator=(parser &&) noexcept = default;
+
+bool parser::state::initialize(uint32_t max_depth) noexcept {
+  try {
+    scopes.resize(size_t(max_depth) + 2);
+    slow_scopes.reserve(64);
+  } catch (...) {
+    return false;
+  }
+  // The DOM parser keeps this depth limit when it grows for larger documents.
+  return dom.allocate(simdjson::SIMDJSON_PADDING, max_depth) == simdjson::SUCCESS;
+}
+
+const uint8_t *parser::state::padded(input in) noexcept {
+  // simdjson reads a number or a literal until a byte that cannot continue it; where one ends
+  // the input, that is the first byte of the padding. The padding's content is the caller's,
+  // so a padding that would let the scan run on (a digit, a letter, '.', '+', '-') is not used:
+  // the input is copied next to zeros instead (found by AddressSanitizer on "[1,2,3" + "111...").
+  if (in.parsed_in_place() && !internal::continues_token(in.data[in.size])) { return in.data; }
+  if (buffer_capacity < in.size + padding) {
+    buffer.reset(new (std::nothrow) uint8_t[in.size + padding]);
+    buffer_capacity = buffer ? in.size + padding : 0;
+    if (!buffer) { return nullptr; }
+  }
+  if (in.size > 0) { std::memcpy(buffer.get(), in.data, in.size); }
+  // simdjson reads the padding; keep it initialized so memory checkers stay quiet.
+  std::memset(buffer.get() + in.size, 0, padding);
+  return buffer.get();
+}
+
+namespace {
+
+/** Runs `body` with the checks every entry point shares; maps exceptions to error values. */
+template <typename Result, typename Body>
+Result guarded(parser::state *state, input in, Body &&body) noexcept {
+  if (!in.well_formed()) { return Result(error{error_code::invalid_argument, 0}); }
+  if (state == nullptr) { return Result(error{error_code::out_of_memory, 0}); }
+  try {
+    return body();
+  } catch (const std::bad_alloc &) {
+    return Result(error{error_code::out_of_memory, 0});
+  } catch (...) {
+    return Result(error{error_code::out_of_memory, 0});
+  }
+}
+
+/** One document through the scalar parser, the arbiter of whatever simdjson refused. */
+template <typename Sink>
+error read_document_slowly(parser::state &st, uint32_t max_depth, input in, Sink &sink) {
+  internal::scalar_parser<Sink> slow(in.data, in.size, max_depth, sink, st.slow_scopes);
+  return slow.parse_document();
+}
+
+/**
+ * One past the last byte of the document that parse_many just yielded at `start`: the closing
+ * bracket's position for an object or an array (from simdjson's structural index), our own scan
+ * for a scalar (simdjson's source() is not exact there).
+ */
+size_t document_end(const simdjson::dom::document_stream::iterator &it, const uint8_t *data,
+                    size_t start, size_t size) noexcept {
+  const uint8_t first = data[start];
+  if (first == '{' || first == '[') { return start + it.source().size(); }
+  size_t p = start + 1;
+  if (first == '"') {
+    while (p < size && data[p] != '"') { p += data[p] == '\\' ? 2 : 1; }
+    return p < size ? p + 1 : size;
+  }
+  while (p < size && internal::continues_token(data[p])) { p++; }
+  return p;
+}
+
+/** The first byte in [from, to) that is not white space, or `to`. */
+size_t first_non_whitespace(const uint8_t *data, size_t from, size_t to) noexcept {
+  while (from < to && internal::is_json_whitespace(data[from])) { from++; }
+  return from;
+}
+
+/**
+ * A stream: simdjson's parse_many over batches (its first stage for the next batch runs on a
+ * second thread), handing over to the scalar parser where it refuses.
+ *
+ * parse_many (simdjson 3.0.1) is fast but not to be trusted on its own: it reports a first-stage
+ * error at the start of the batch that holds it, drops an unfinished last document without an
+ * error, may cut a scalar at the root in two ("123456" read as "123" and "456"), and may stop
+ * early, silently, where a large document starts near a batch's end. So every byte is accounted
+ * for: each document's end is computed, the bytes between documents must be white space, and
+ * a document must not start inside the one before it. Whatever is not covered goes to the
+ * scalar parser, which reads on for at least a batch (so that a first-stage error reported at a
+ * batch's start is found) before simdjson takes over again.
+ */
+template <typename Sink, typename OnDocument>
+error read_stream(parser::state &st, const parser_options &options, input in, Sink &sink,
+                  uint64_t &documents, OnDocument &&on_document) {
+  const uint8_t *data = nullptr;
+  if (in.size > 0) {
+    data = st.padded(in);
+    if (data == nullptr) { return {error_code::out_of_memory, 0}; }
+  }
+  size_t batch = options.stream_batch_size;
+  size_t pos = first_non_whitespace(data, 0, in.size);
+  // A byte order mark or UTF-16 at the start: straight to the scalar parser, which names it.
+  bool fast = pos == in.size || internal::leading_bytes_error(data, in.size) == error_code::success;
+  if (!fast) { pos = 0; }
+  while (pos < in.size) {
+    if (fast) {
+      simdjson::dom::document_stream stream;
+      if (st.dom.parse_many(data + pos, in.size - pos, batch).get(stream) == simdjson::SUCCESS) {
+        Sink before_previous = sink; // the sink before the last document folded
+        size_t previous_start = pos;
+        size_t covered = pos; // every byte before this is in a document or white space
+        size_t resume = in.size;
+        bool too_big = false;
+        for (auto it = stream.begin(); it != stream.end(); ++it) {
+          const size_t start = pos + it.current_index();
+          if (start < covered) { // a cut inside the previous document: read it again
+            sink = before_previous;
+            documents--;
+            resume = previous_start;
+            break;
+          }
+          if (first_non_whitespace(data, covered, start) != start) { // skipped bytes
+            resume = first_non_whitespace(data, covered, start);
+            break;
+          }
+          const auto code = (*it).error();
+          if (code != simdjson::SUCCESS) {
+            resume = start;
+            too_big = code == simdjson::CAPACITY;
+            break;
+          }
+          before_previous = sink;
+          previous_start = start;
+          covered = document_end(it, data, start, in.size);
+          on_document(st.dom.doc);
+          documents++;
+        }
+        if (resume == in.size) {
+          resume = first_non_whitespace(data, covered, in.size); // dropped at the end?
+          if (resume == in.size) { return {}; }
+        }
+        pos = resume;
+        if (too_big && batch < in.size - pos) {
+          batch = std::min(batch * 2, in.size - pos); // a document longer than a batch
+          continue;
+        }
+      }
+    }
+    internal::scalar_parser<Sink> slow(data, in.size, options.max_depth, sink, st.slow_scopes);
+    if (error e = slow.parse_stream(pos, pos + batch, documents); !e.ok()) { return e; }
+    fast = true;
+  }
+  return {};
+}
+
+} // namespace
+
+result<uint64_t> parser::checksum(input in) noexcept {
+  return guarded<result<uint64_t>>(state_.get(), in, [&]() -> result<uint64_t> {
+    if (in.size > 0) {
+      const uint8_t *data = state_->padded(in);
+      if (data == nullptr) { return error{error_code::out_of_memory, 0}; }
+      // Fast path: one On Demand pass that visits every value (see on_demand_walk.h).
+      internal::on_demand_walk<checksum_sink> fast(options_.max_depth);
+      simdjson::ondemand::document doc;
+      if (state_->on_demand.iterate(data, in.size, in.size + padding).get(doc) ==
+              simdjson::SUCCESS &&
+          fast.document(doc)) {
+        return fast.sink().h;
+      }
+      // Deeper than the recursive walk goes: the DOM parser and its iterative tape walk.
+      if (fast.refused_for_depth_only() &&
+          state_->dom.parse(data, in.size, false).error() == simdjson::SUCCESS) {
+        checksum_sink sink;
+        internal::walk_tape(state_->dom.doc, sink, state_->scopes.data());
+        return sink.h;
+      }
+    }
+    checksum_sink sink;
+    error e = read_document_slowly(*state_, options_.max_depth, in, sink);
+    if (!e.ok()) { return e; }
+    return sink.h;
+  });
+}
+
+error parser::validate(input in) noexcept {
+  return guarded<error>(state_.get(), in, [&]() -> error {
+    if (in.size > 0) {
+      // With nothing to visit, simdjson's DOM parse validates fully on its own.
+      const uint8_t *data = state_->padded(in);
+      if (data == nullptr) { return error{error_code::out_of_memory, 0}; }
+      if (state_->dom.parse(data, in.size, false).error() == simdjson::SUCCESS) { return {}; }
+    }
+    validation_sink sink;
+    return read_document_slowly(*state_, options_.max_depth, in, sink);
+  });
+}
+
+result<uint64_t> parser::checksum_stream(input in) noexcept {
+  return guarded<result<uint64_t>>(state_.get(), in, [&]() -> result<uint64_t> {
+    checksum_sink sink;
+    uint64_t documents = 0;
+    uint8_t *scopes = state_->scopes.data();
+    error e = read_stream(*state_, options_, in, sink, documents,
+                          [&](const simdjson::dom::document &doc) {
+                            internal::walk_tape(doc, sink, scopes);
+                            sink.document_end();
+                          });
+    if (!e.ok()) { return e; }
+    return sink.h;
+  });
+}
+
+result<uint64_t> parser::validate_stream(input in) noexcept {
+  return guarded<result<uint64_t>>(state_.get(), in, [&]() -> result<uint64_t> {
+    validation_sink sink;
+    uint64_t documents = 0;
+    error e = read_stream(*state_, options_, in, sink, documents,
+                          [](const simdjson::dom::document &) {});
+    if (!e.ok()) { return e; }
+    return documents;
+  });
+}
+
+#define SIMDBRIDGE_STRINGIFY_(x) #x
+#define SIMDBRIDGE_STRINGIFY(x) SIMDBRIDGE_STRINGIFY_(x)
+const char *version() noexcept { return SIMDBRIDGE_STRINGIFY(SIMDBRIDGE_VERSION); }
+
+const char *simdjson_version() noexcept { return SIMDBRIDGE_STRINGIFY(SIMDJSON_VERSION); }
+
+const char *simd_implementation() noexcept {
+  return simdjson::get_active_implementation()->name().c_str();
+}
+
+} // namespace simdbridge

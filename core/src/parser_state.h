@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a simdbridge::parser owns. Internal: only the core's sources see simdjson.
+#ifndef SIMDBRIDGE_SRC_PARSER_STATE_H
+#define SIMDBRIDGE_SRC_PARSER_STATE_H
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "simdbridge/parser.h"
+
+namespace simdbridge {
+
+namespace internal {
+/** The smallest batch simdjson's parse_many accepts (dom::MINIMAL_BATCH_SIZE). */
+inline constexpr size_t minimum_stream_batch = 32;
+} // namespace internal
+
+struct parser::state {
+  simdjson::dom::parser dom;
+  simdjson::ondemand::parser on_demand;
+  /** Where inputs without padding are copied; grows to the largest one seen. */
+  std::unique_ptr<uint8_t[]> buffer;
+  size_t buffer_capacity = 0;
+  /** The tape walk's scope stack: one byte per nesting level. */
+  std::vector<uint8_t> scopes;
+  /** The scalar parser's scope stack. */
+  std::vector<uint8_t> slow_scopes;
+
+  bool initialize(uint32_t max_depth) noexcept;
+  /** The input's bytes followed by `padding` readable bytes: in place, or copied. */
+  const uint8_t *padded(input in) noexcept;
+};
+
+} // namespace simdbridge
+
+#endif // SIMDBRIDGE_SRC_PARSER_STATE_H

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+// The fast path's second half: one linear pass over the tape that simdjson's DOM parser wrote,
+// feeding a sink in document order. Measured on this project's corpus, DOM parse plus this walk
+// ran at twice the speed of a generic On Demand walk (see README, "Design").
+#ifndef SIMDBRIDGE_SRC_TAPE_WALK_H
+#define SIMDBRIDGE_SRC_TAPE_WALK_H
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <simdjson.h>
+
+namespace simdbridge::internal {
+
+/**
+ * Feeds every value of a parsed document to `sink`. `scopes` must hold at least
+ * max_depth + 1 bytes; it records, per open container, whether it is an object.
+ *
+ * The tape (simdjson's dom::document::tape) is one 64-bit word per value: the type in the top
+ * byte, a payload in the low 56 bits. Numbers take a second word with their bits; strings point
+ * into string_buf, at a 32-bit length followed by the unescaped bytes. Keys are strings, told
+ * apart by their position: in an object, every other string-or-value starts with a key.
+ */
+template <typename Sink>
+inline void walk_tape(const simdjson::dom::document &doc, Sink &sink, uint8_t *scopes) noexcept {
+  const uint64_t *tape = doc.tape.get();
+  const uint8_t *strings = doc.string_buf.get();
+  const size_t end = size_t(tape[0] & simdjson::internal::JSON_VALUE_MASK);
+  size_t depth = 0;
+  scopes[0] = 0;
+  bool expect_key = false;
+  for (size_t i = 1; i < end; i++) {
+    const uint64_t word = tape[i];
+    switch (uint8_t(word >> 56)) {
+    case '{':
+      sink.object_begin();
+      scopes[++depth] = 1;
+      expect_key = true;
+      break;
+    case '[':
+      sink.array_begin();
+      scopes[++depth] = 0;
+      expect_key = false;
+      break;
+    case '}':
+      sink.object_end();
+      expect_key = scopes[--depth];
+      break;
+    case ']':
+      sink.array_end();
+      expect_key = scopes[--depth];
+      break;
+    case '"': {
+      uint32_t length;
+      std::memcpy(&length, strings + (word & simdjson::internal::JSON_VALUE_MASK), sizeof length);
+      if (expect_key) {
+        sink.key(length);
+        expect_key = false;
+      } else {
+        sink.string(length);
+        expect_key = scopes[depth];
+      }
+      break;
+    }
+    case 'l':
+    case 'u':
+      sink.integer(tape[++i]);
+      expect_key = scopes[depth];
+      break;
+    case 'd': {
+      double value;
+      std::memcpy(&value, &tape[++i], sizeof value);
+      sink.floating(value);
+      expect_key = scopes[depth];
+      break;
+    }
+    case 't':
+      sink.boolean(true);
+      expect_key = scopes[depth];
+      break;
+    case 'f':
+      sink.boolean(false);
+      expect_key = scopes[depth];
+      break;
+    case 'n':
+      sink.null();
+      expect_key = scopes[depth];
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+} // namespace simdbridge::internal
+
+#endif // SIMDBRIDGE_SRC_TAPE_WALK_H

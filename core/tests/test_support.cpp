@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "test_support.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <dirent.h>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "checksum_sink.h"
+#include "scalar_parser.h"
+
+namespace simdbridge::test {
+
+std::string data_directory() {
+  const char *env = std::getenv("SIMDBRIDGE_DATA");
+  if (env && *env) { return env; }
+  return SIMDBRIDGE_TEST_DATA;
+}
+
+std::vector<std::string> list_files(const std::string &directory, const std::string &suffix) {
+  std::vector<std::string> out;
+  DIR *d = opendir(directory.c_str());
+  if (!d) { throw std::runtime_error("cannot open " + directory + " (set SIMDBRIDGE_DATA)"); }
+  while (dirent *entry = readdir(d)) {
+    const std::string name = entry->d_name;
+    if (name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 && name != "." &&
+        name != "..") {
+      out.push_back(directory + "/" + name);
+    }
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string read_file(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) { throw std::runtime_error("cannot read " + path); }
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string base_name(const std::string &path) { return path.substr(path.find_last_of('/') + 1); }
+
+padded_copy::padded_copy(const std::string &text, char fill)
+    : bytes(text.size() + padding, uint8_t(fill)), size(text.size()) {
+  std::copy(text.begin(), text.end(), bytes.begin());
+}
+
+std::string hex64(uint64_t value) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(value));
+  return buf;
+}
+
+std::string from_hex(const std::string &hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(char(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
+std::vector<reference_line> read_reference(const std::string &path) {
+  std::vector<reference_line> out;
+  std::ifstream f(path);
+  if (!f) { throw std::runtime_error("cannot read the reference's output " + path); }
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.size() < 17) { continue; }
+    const size_t payload = line.find_first_not_of(' ', 16);
+    out.push_back({std::stoull(line.substr(0, 16), nullptr, 16),
+                   payload == std::string::npos ? "" : line.substr(payload)});
+  }
+  return out;
+}
+
+std::string reference_path(const std::string &name) {
+  return std::string(SIMDBRIDGE_REFERENCE_DIR) + "/" + name;
+}
+
+std::string describe(const outcome &o) {
+  if (o.ok) { return "checksum " + hex64(o.checksum); }
+  return std::string(error_name(o.code)) + " at byte " + std::to_string(o.offset);
+}
+
+outcome outcome_of(const result<uint64_t> &r) {
+  if (r.ok()) { return {true, r.value(), error_code::success, 0}; }
+  return {false, 0, r.error().code, r.error().offset};
+}
+
+outcome slow_checksum(const std::string &text, uint32_t max_depth) {
+  internal::checksum_sink sink;
+  std::vector<uint8_t> scopes;
+  internal::scalar_parser<internal::checksum_sink> slow(
+      reinterpret_cast<const uint8_t *>(text.data()), text.size(), max_depth, sink, scopes);
+  const error e = slow.parse_document();
+  if (!e.ok()) { return {false, 0, e.code, e.offset}; }
+  return {true, sink.h, error_code::success, 0};
+}
+
+outcome slow_checksum_stream(const std::string &text) {
+  internal::checksum_sink sink;
+  std::vector<uint8_t> scopes;
+  internal::scalar_parser<internal::checksum_sink> slow(
+      reinterpret_cast<const uint8_t *>(text.data()), text.size(), SIMDBRIDGE_DEFAULT_MAX_DEPTH,
+      sink, scopes);
+  size_t pos = 0;
+  uint64_t documents = 0;
+  const error e = slow.parse_stream(pos, text.size() + 1, documents);
+  if (!e.ok()) { return {false, 0, e.code, e.offset}; }
+  return {true, sink.h, error_code::success, 0};
+}
+
+} // namespace simdbridge::test

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// Helpers the core's tests share: the corpus, padded buffers, the reference's outputs, and the
+// scalar parser run on its own (the arbiter the fast paths are checked against).
+#ifndef SIMDBRIDGE_TESTS_TEST_SUPPORT_H
+#define SIMDBRIDGE_TESTS_TEST_SUPPORT_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "simdbridge/parser.h"
+
+namespace simdbridge::test {
+
+/** SIMDBRIDGE_DATA, or the data directory the build was configured with. */
+std::string data_directory();
+
+/** The files of `directory` whose names end with `suffix`, sorted. */
+std::vector<std::string> list_files(const std::string &directory, const std::string &suffix);
+
+std::string read_file(const std::string &path);
+
+/** The last path component. */
+std::string base_name(const std::string &path);
+
+/** `text` in a fresh buffer with `padding` bytes of `fill` after it (to show they are ignored). */
+struct padded_copy {
+  explicit padded_copy(const std::string &text, char fill = '1');
+  input in() const noexcept { return input::padded(bytes.data(), size, bytes.size()); }
+  std::vector<uint8_t> bytes;
+  size_t size;
+};
+
+std::string hex64(uint64_t value);
+std::string from_hex(const std::string &hex);
+
+/** A line of a reference file: "<16 hex> <payload>". */
+struct reference_line {
+  uint64_t checksum;
+  std::string payload;
+};
+/** Reads a file written by tests/reference/checksum_reference.py. */
+std::vector<reference_line> read_reference(const std::string &path);
+/** Where ctest's reference fixtures wrote `name` (reference_corpus.txt, ...). */
+std::string reference_path(const std::string &name);
+
+/** The outcome of a read, for comparisons: a checksum, or an error and its offset. */
+struct outcome {
+  bool ok = false;
+  uint64_t checksum = 0;
+  error_code code = error_code::success;
+  uint64_t offset = 0;
+  bool operator==(const outcome &o) const {
+    return ok == o.ok && (ok ? checksum == o.checksum : code == o.code && offset == o.offset);
+  }
+};
+std::string describe(const outcome &o);
+outcome outcome_of(const result<uint64_t> &r);
+
+/** The scalar parser alone, as the engine's slow path runs it. */
+outcome slow_checksum(const std::string &text, uint32_t max_depth = SIMDBRIDGE_DEFAULT_MAX_DEPTH);
+outcome slow_checksum_stream(const std::string &text);
+
+} // namespace simdbridge::test
+
+#endif // SIMDBRIDGE_TESTS_TEST_SUPPORT_H
