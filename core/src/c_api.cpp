@@ -60,6 +60,40 @@ simdbridge_result simdbridge_validate_stream(simdbridge_parser *parser, const ui
   return to_c(parser->cpp.validate_stream(to_input(data, length, capacity)));
 }
 
+simdbridge_result simdbridge_extract(simdbridge_parser *parser, const uint8_t *data,
+                                     size_t length, size_t capacity, simdbridge_column *columns,
+                                     size_t column_count, uint64_t max_rows,
+                                     uint64_t *status_out) {
+  if (parser == nullptr || status_out == nullptr) { return null_parser(); }
+  simdbridge::extract_status status;
+  const simdbridge::error e = parser->cpp.extract(to_input(data, length, capacity), columns,
+                                                  column_count, max_rows, status);
+  status_out[0] = status.consumed;
+  status_out[1] = uint64_t(int64_t(status.error_column));
+  if (!e.ok()) { return {int32_t(e.code), e.offset}; }
+  return {SIMDBRIDGE_SUCCESS, status.rows};
+}
+
+simdbridge_result simdbridge_document_parse(simdbridge_parser *parser, const uint8_t *data,
+                                            size_t length, size_t capacity) {
+  if (parser == nullptr) { return null_parser(); }
+  const simdbridge::error e = parser->cpp.document_parse(to_input(data, length, capacity));
+  return {int32_t(e.code), e.offset};
+}
+
+simdbridge_result simdbridge_document_field(simdbridge_parser *parser, const char *pointer,
+                                            size_t pointer_length, int32_t type, uint8_t *out,
+                                            size_t out_capacity) {
+  if (parser == nullptr) { return null_parser(); }
+  bool present = false;
+  size_t size = 0;
+  const simdbridge::error e = parser->cpp.document_field(
+      std::string_view(pointer, pointer_length), simdbridge::column_type(type), out, out_capacity,
+      present, size);
+  if (!e.ok()) { return {int32_t(e.code), e.offset}; }
+  return {SIMDBRIDGE_SUCCESS, present ? 1 + size : 0};
+}
+
 const char *simdbridge_error_message(int32_t error) {
   return simdbridge::error_message(simdbridge::error_code(error));
 }

@@ -27,6 +27,9 @@ const char *error_message(error_code code) noexcept {
   case error_code::invalid_argument: return "invalid argument";
   case error_code::invalid_pointer: return "invalid JSON Pointer";
   case error_code::output_too_small: return "output buffer too small";
+  case error_code::type_mismatch: return "a value is not of its column's type";
+  case error_code::unsupported_value:
+    return "a number past 64 bits or the double range, or a lone surrogate, which extraction cannot read";
   }
   return "unknown error";
 }
@@ -55,6 +58,8 @@ const char *error_name(error_code code) noexcept {
   case error_code::invalid_argument: return "invalid_argument";
   case error_code::invalid_pointer: return "invalid_pointer";
   case error_code::output_too_small: return "output_too_small";
+  case error_code::type_mismatch: return "type_mismatch";
+  case error_code::unsupported_value: return "unsupported_value";
   }
   return "unknown";
 }

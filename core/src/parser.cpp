@@ -66,6 +66,7 @@ template <typename Result, typename Body>
 Result guarded(parser::state *state, input in, Body &&body) noexcept {
   if (!in.well_formed()) { return Result(error{error_code::invalid_argument, 0}); }
   if (state == nullptr) { return Result(error{error_code::out_of_memory, 0}); }
+  state->document_kept = false; // every entry point reuses the DOM parser
   try {
     return body();
   } catch (const std::bad_alloc &) {
@@ -249,6 +250,23 @@ result<uint64_t> parser::validate_stream(input in) noexcept {
                           [](const simdjson::dom::document &) {});
     if (!e.ok()) { return e; }
     return documents;
+  });
+}
+
+error parser::document_parse(input in) noexcept {
+  return guarded<error>(state_.get(), in, [&]() -> error {
+    if (in.size > 0) {
+      const uint8_t *data = state_->padded(in);
+      if (data == nullptr) { return {error_code::out_of_memory, 0}; }
+      if (state_->dom.parse(data, in.size, false).error() == simdjson::SUCCESS) {
+        state_->document_kept = true;
+        return {};
+      }
+    }
+    validation_sink sink;
+    const error e = read_document_slowly(*state_, options_.max_depth, in, sink);
+    // Valid for the scalar parser only (a number past 64 bits, ...): not on simdjson's tape.
+    return e.ok() ? error{error_code::unsupported_value, 0} : e;
   });
 }
 

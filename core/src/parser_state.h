@@ -28,6 +28,8 @@ struct parser::state {
   std::vector<uint8_t> scopes;
   /** The scalar parser's scope stack. */
   std::vector<uint8_t> slow_scopes;
+  /** dom.doc holds a document that document_parse() kept (any other parse clears it). */
+  bool document_kept = false;
 
   bool initialize(uint32_t max_depth) noexcept;
   /** The input's bytes followed by `padding` readable bytes: in place, or copied. */

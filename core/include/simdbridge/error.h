@@ -60,6 +60,13 @@ enum class error_code : int32_t {
   invalid_pointer = SIMDBRIDGE_INVALID_POINTER,
   /** An output buffer is too small for what the call must write into it. */
   output_too_small = SIMDBRIDGE_OUTPUT_TOO_SMALL,
+  /** A value is not of its column's type (a string in an int64 column, ...). */
+  type_mismatch = SIMDBRIDGE_TYPE_MISMATCH,
+  /**
+   * Valid JSON that field extraction cannot read yet: a number past 64 bits or past the double
+   * range, or a lone surrogate escape, anywhere in the record (the checksum reads them).
+   */
+  unsupported_value = SIMDBRIDGE_UNSUPPORTED_VALUE,
 };
 
 /** A one-line English description of `code`, for error messages. Never null. */

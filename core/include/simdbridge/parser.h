@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
+#include "simdbridge/columns.h"
 #include "simdbridge/error.h"
 #include "simdbridge/input.h"
 #include "simdbridge/result.h"
@@ -62,6 +64,37 @@ public:
 
   /** Full validation of a stream; on success, the number of documents. */
   result<uint64_t> validate_stream(input in) noexcept;
+
+  /**
+   * Extracts `count` columns from a batch of NDJSON records in one pass per record (see
+   * columns.h). Every record is fully validated. Stops early, without an error, before a
+   * record that would overflow `max_rows` or a string column; `status.consumed` says where to
+   * go on. A JSON error's offset is in `in`; a type mismatch's is the record's start.
+   *
+   * Example:
+   *
+   *     int64_t ids[4096]; uint8_t valid[512];
+   *     simdbridge::column c{"/id", 3, SIMDBRIDGE_COLUMN_INT64, 0, ids, valid};
+   *     simdbridge::extract_status status;
+   *     simdbridge::error e = parser.extract(batch, &c, 1, 4096, status);
+   */
+  error extract(input in, column *columns, size_t count, uint64_t max_rows,
+                extract_status &status) noexcept;
+
+  /**
+   * Parses one document and keeps it for document_field(), until the next call that parses on
+   * this parser. Fully validated, like validate().
+   */
+  error document_parse(input in) noexcept;
+
+  /**
+   * The value at `pointer` in the kept document, read as one row of a column of `type` (see
+   * columns.h): `out` receives 8 bytes (int64, float64), 1 byte (boolean) or the string's UTF-8.
+   * `present` is false where the pointer leads nowhere or to null; `size` is a string's length.
+   * No document kept: error_code::invalid_argument.
+   */
+  error document_field(std::string_view pointer, column_type type, uint8_t *out,
+                       size_t out_capacity, bool &present, size_t &size) noexcept;
 
   const parser_options &options() const noexcept { return options_; }
 

@@ -59,7 +59,9 @@ typedef enum simdbridge_error {
   SIMDBRIDGE_OUT_OF_MEMORY = 18,
   SIMDBRIDGE_INVALID_ARGUMENT = 19,
   SIMDBRIDGE_INVALID_POINTER = 20,
-  SIMDBRIDGE_OUTPUT_TOO_SMALL = 21
+  SIMDBRIDGE_OUTPUT_TOO_SMALL = 21,
+  SIMDBRIDGE_TYPE_MISMATCH = 22,
+  SIMDBRIDGE_UNSUPPORTED_VALUE = 23
 } simdbridge_error;
 
 /**
@@ -95,6 +97,58 @@ simdbridge_result simdbridge_validate(simdbridge_parser *parser, const uint8_t *
 /** Full validation of a stream. On success, value is the number of documents. */
 simdbridge_result simdbridge_validate_stream(simdbridge_parser *parser, const uint8_t *data,
                                              size_t length, size_t capacity);
+
+/** What a column of simdbridge_extract holds (see simdbridge/columns.h). */
+typedef enum simdbridge_column_type {
+  SIMDBRIDGE_COLUMN_INT64 = 1,
+  SIMDBRIDGE_COLUMN_FLOAT64 = 2,
+  SIMDBRIDGE_COLUMN_BOOLEAN = 3,
+  SIMDBRIDGE_COLUMN_STRING = 4
+} simdbridge_column_type;
+
+/**
+ * One column of a batch extraction: 64 bytes, every field 8-aligned, so that Java lays it out
+ * in a direct buffer or a MemorySegment. See simdbridge/columns.h for the buffers' layout.
+ */
+typedef struct simdbridge_column {
+  const char *pointer;       /* a JSON Pointer (RFC 6901), UTF-8, not necessarily terminated */
+  uint64_t pointer_length;
+  int32_t type;              /* simdbridge_column_type */
+  int32_t reserved;          /* 0 */
+  void *values;              /* rows values; rows + 1 int32 offsets for strings */
+  uint8_t *validity;         /* (rows + 7) / 8 bytes */
+  uint8_t *string_bytes;     /* strings: their UTF-8, one after the other */
+  uint64_t string_capacity;  /* strings: the size of string_bytes */
+  uint64_t string_size;      /* out, strings: bytes written */
+} simdbridge_column;
+
+/**
+ * Extracts columns from a batch of NDJSON records (one JSON document per line; blank lines are
+ * not records) in one call. Every record is fully validated. Stops before the record that
+ * would overflow max_rows or a string column's capacity; status_out[0] receives the bytes
+ * consumed (where the next call starts), status_out[1] the column of a type mismatch or an
+ * invalid pointer (else -1, as uint64). On success, value is the number of rows written.
+ */
+simdbridge_result simdbridge_extract(simdbridge_parser *parser, const uint8_t *data,
+                                     size_t length, size_t capacity, simdbridge_column *columns,
+                                     size_t column_count, uint64_t max_rows,
+                                     uint64_t *status_out);
+
+/**
+ * Parses one document (fully validated) and keeps it in the parser for
+ * simdbridge_document_field, until the next call that parses on the same parser.
+ */
+simdbridge_result simdbridge_document_parse(simdbridge_parser *parser, const uint8_t *data,
+                                            size_t length, size_t capacity);
+
+/**
+ * The value at a JSON Pointer in the kept document, read as a column of `type`: an int64 or a
+ * double (8 bytes) or a boolean (1 byte) at out, or a string's UTF-8 bytes. value is 0 where
+ * the pointer leads nowhere or to null; otherwise 1, or for a string 1 + its length.
+ */
+simdbridge_result simdbridge_document_field(simdbridge_parser *parser, const char *pointer,
+                                            size_t pointer_length, int32_t type, uint8_t *out,
+                                            size_t out_capacity);
 
 /** A one-line English description of an error code. Never NULL. */
 const char *simdbridge_error_message(int32_t error);

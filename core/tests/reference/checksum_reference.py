@@ -13,6 +13,10 @@ with what this program computes.
                                                   per line, each document and its checksum
     checksum_reference.py random-streams OUT SEED COUNT
                                                   the same for streams of random documents
+    checksum_reference.py extract OUT FILE POINTER:TYPE...
+                                                  batch field extraction: for each record (line)
+                                                  of FILE, one tab-separated cell per pointer
+                                                  (TYPE: int64, float64, boolean, string)
 """
 import glob
 import json
@@ -236,6 +240,50 @@ def random_stream(rng):
     return text + rng.choice(["", "\n", " \n"])
 
 
+MISSING = object()
+
+
+def resolve_pointer(document, pointer):
+    """RFC 6901 on a json.loads value (duplicate keys: the last wins, as in json)."""
+    if pointer == "":
+        return document
+    value = document
+    for token in pointer[1:].split("/"):
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, dict):
+            if token not in value:
+                return MISSING
+            value = value[token]
+        elif isinstance(value, list):
+            if not token.isdigit() or (len(token) > 1 and token[0] == "0") or int(token) >= len(value):
+                return MISSING
+            value = value[int(token)]
+        else:
+            return MISSING
+    return value
+
+
+def render_cell(value, column_type):
+    """One cell as the core's test renders it: null, a decimal int64, a double's bits in hex,
+    true/false, a string's UTF-8 in hex; MISMATCH where the value is not of the type."""
+    if value is MISSING or value is None:
+        return "null"
+    is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if column_type == "int64":
+        if isinstance(value, int) and not isinstance(value, bool) and -(1 << 63) <= value < (1 << 63):
+            return str(value)
+    elif column_type == "float64":
+        if is_number:
+            return "%016x" % double_bits(float(value))
+    elif column_type == "boolean":
+        if isinstance(value, bool):
+            return "true" if value else "false"
+    elif column_type == "string":
+        if isinstance(value, str):
+            return value.encode("utf-8", "surrogatepass").hex()
+    return "MISMATCH"
+
+
 def checksum_of_file(path):
     with open(path, "rb") as f:
         text = f.read().decode("utf-8")
@@ -261,6 +309,15 @@ def main(argv):
         with open(argv[1], "w") as out:
             for path in paths:
                 out.write("%016x  %s\n" % (checksum_of_file(path), os.path.relpath(path, data)))
+        return 0
+    if len(argv) >= 4 and argv[0] == "extract":
+        columns = [spec.rsplit(":", 1) for spec in argv[3:]]
+        with open(argv[2], "rb") as f, open(argv[1], "w") as out:
+            for line in f.read().decode("utf-8").split("\n"):
+                if not line.strip(" \t\r"):
+                    continue
+                document = json.loads(line)
+                out.write("\t".join(render_cell(resolve_pointer(document, p), t) for p, t in columns) + "\n")
         return 0
     if len(argv) == 4 and argv[0] in ("random", "random-streams"):
         rng = random.Random(int(argv[2]))

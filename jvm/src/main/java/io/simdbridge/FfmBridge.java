@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * FFM downcalls onto the C API (simdbridge_c.h), in the library that {@link NativeLibrary}
+ * loaded. The {@code *Critical} handles use {@code Linker.Option.critical(true)}: they may be
+ * given heap segments, which the native code then reads in place.
+ */
+final class FfmBridge {
+    /** simdbridge_result: {int32_t error; uint64_t value;}. */
+    static final StructLayout RESULT = MemoryLayout.structLayout(
+            JAVA_INT.withName("error"), MemoryLayout.paddingLayout(4), JAVA_LONG.withName("value"));
+    static final long RESULT_ERROR = 0;
+    static final long RESULT_VALUE = 8;
+
+    /** (parser, data, length, capacity) -> simdbridge_result, for the four reads. */
+    private static final FunctionDescriptor READ = FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG);
+
+    static final MethodHandle CHECKSUM;
+    static final MethodHandle CHECKSUM_STREAM;
+    static final MethodHandle VALIDATE;
+    static final MethodHandle VALIDATE_STREAM;
+    static final MethodHandle CHECKSUM_CRITICAL;
+    static final MethodHandle CHECKSUM_STREAM_CRITICAL;
+    static final MethodHandle VALIDATE_CRITICAL;
+    static final MethodHandle VALIDATE_STREAM_CRITICAL;
+    /** (parser, data, length, capacity, columns, count, max_rows, status) -> simdbridge_result. */
+    static final MethodHandle EXTRACT;
+    /** (parser, data, length, capacity) -> simdbridge_result. */
+    static final MethodHandle DOCUMENT_PARSE;
+    /** (parser, pointer, pointer_length, type, out, out_capacity) -> simdbridge_result. */
+    static final MethodHandle DOCUMENT_FIELD;
+    static final MethodHandle NOOP;
+    static final MethodHandle NOOP_CRITICAL;
+
+    static {
+        NativeLibrary.ensureLoaded();
+        Linker linker = Linker.nativeLinker();
+        SymbolLookup lookup = SymbolLookup.loaderLookup();
+        Linker.Option critical = Linker.Option.critical(true);
+        CHECKSUM = linker.downcallHandle(lookup.findOrThrow("simdbridge_checksum"), READ);
+        CHECKSUM_STREAM = linker.downcallHandle(lookup.findOrThrow("simdbridge_checksum_stream"), READ);
+        VALIDATE = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate"), READ);
+        VALIDATE_STREAM = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate_stream"), READ);
+        CHECKSUM_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_checksum"), READ, critical);
+        CHECKSUM_STREAM_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_checksum_stream"), READ, critical);
+        VALIDATE_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate"), READ, critical);
+        VALIDATE_STREAM_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate_stream"), READ, critical);
+        EXTRACT = linker.downcallHandle(lookup.findOrThrow("simdbridge_extract"),
+                FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS));
+        DOCUMENT_PARSE = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_parse"), READ);
+        DOCUMENT_FIELD = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_field"),
+                FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+        NOOP = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid());
+        NOOP_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid(), critical);
+    }
+
+    private FfmBridge() {}
+
+    static MethodHandle read(int kind, boolean critical) {
+        return switch (kind) {
+            case JniBridge.KIND_CHECKSUM -> critical ? CHECKSUM_CRITICAL : CHECKSUM;
+            case JniBridge.KIND_CHECKSUM_STREAM -> critical ? CHECKSUM_STREAM_CRITICAL : CHECKSUM_STREAM;
+            case JniBridge.KIND_VALIDATE -> critical ? VALIDATE_CRITICAL : VALIDATE;
+            default -> critical ? VALIDATE_STREAM_CRITICAL : VALIDATE_STREAM;
+        };
+    }
+}

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.ref.Cleaner;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * A native parser: the checksum of ../shared/spec/checksum.md, validation and batch field
+ * extraction, through JNI or FFM ({@link Bridge}). It keeps native buffers that grow to the
+ * largest input seen, so reuse it; it belongs to the thread that made it (another thread gets
+ * an IllegalStateException, never a crash). {@link #forCurrentThread()} keeps one per thread.
+ *
+ * <p>Every buffer, offset and length is checked here, before anything crosses; invalid JSON is a
+ * {@link JsonException} with its byte offset. Inputs are read from {@code position} to
+ * {@code limit} and never modified; a direct buffer needs {@link PaddedBuffers#PADDING} bytes
+ * of capacity past its limit, so that it is read in place. A heap array is read in place when it
+ * has that slack past the data, and copied once otherwise.
+ *
+ * <pre>{@code
+ * NativeParser parser = NativeParser.forCurrentThread();
+ * long a = parser.checksum(bytes);                                      // FFM, heap, in place
+ * long b = parser.checksum(PaddedBuffers.copyOf(bytes), Bridge.JNI_DIRECT);  // zero copy
+ * long c = parser.checksumStream(ndjson, 0, ndjson.length, Bridge.JNI_CRITICAL);
+ * }</pre>
+ */
+public final class NativeParser implements AutoCloseable {
+    private static final Cleaner CLEANER = Cleaner.create();
+    private static final ThreadLocal<NativeParser> CURRENT = ThreadLocal.withInitial(NativeParser::new);
+
+    /** The native handle, freed once: by close() or, if the parser is dropped, by the Cleaner. */
+    private static final class Handle implements Runnable {
+        volatile long address;
+
+        Handle(long address) {
+            this.address = address;
+        }
+
+        @Override
+        public void run() {
+            long a = address;
+            address = 0;
+            if (a != 0) {
+                JniBridge.parserFree0(a);
+            }
+        }
+    }
+
+    private final Thread owner = Thread.currentThread();
+    private final Handle handle;
+    private final Cleaner.Cleanable cleanable;
+    private final MemorySegment parserSegment;
+    /** 16 bytes: the native result {error, value}; JNI writes the value at +8, FFM both. */
+    private final MemorySegment slot;
+    private final long valueAddress;
+    private final SegmentAllocator slotAllocator;
+    /** Extraction status: {consumed, error column}. */
+    private final MemorySegment status;
+    /** Where a field of the kept document is written. */
+    private MemorySegment field;
+    private Bridge documentBridge;
+
+    /** A parser with the default depth limit (1024). */
+    public NativeParser() {
+        this(0);
+    }
+
+    /** A parser whose arrays and objects may nest {@code maxDepth} deep (0: the default, 1024). */
+    public NativeParser(int maxDepth) {
+        if (maxDepth < 0) {
+            throw new IllegalArgumentException("maxDepth " + maxDepth + " < 0");
+        }
+        long address = JniBridge.parserNew0(maxDepth);
+        if (address == 0) {
+            throw new OutOfMemoryError("simdbridge: no memory for a native parser");
+        }
+        handle = new Handle(address);
+        cleanable = CLEANER.register(this, handle);
+        parserSegment = MemorySegment.ofAddress(address);
+        Arena arena = Arena.ofAuto();
+        slot = arena.allocate(FfmBridge.RESULT);
+        valueAddress = slot.address() + FfmBridge.RESULT_VALUE;
+        slotAllocator = (byteSize, byteAlignment) -> slot;
+        status = arena.allocate(JAVA_LONG, 2);
+        field = arena.allocate(256);
+    }
+
+    /** This thread's parser, made on first use. */
+    public static NativeParser forCurrentThread() {
+        NativeParser parser = CURRENT.get();
+        if (parser.handle.address == 0) { // closed by its user: make another
+            parser = new NativeParser();
+            CURRENT.set(parser);
+        }
+        return parser;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // The checksum, validation, of one document or of a stream (documents separated by white
+    // space: NDJSON, JSON Lines).
+
+    /** The checksum of one document, read in place through FFM. */
+    public long checksum(byte[] json) {
+        return read(JniBridge.KIND_CHECKSUM, json, 0, json.length, Bridge.FFM_HEAP);
+    }
+
+    public long checksum(byte[] json, int offset, int length, Bridge bridge) {
+        return read(JniBridge.KIND_CHECKSUM, json, offset, length, bridge);
+    }
+
+    /** The checksum of the bytes from position to limit. */
+    public long checksum(ByteBuffer json, Bridge bridge) {
+        return read(JniBridge.KIND_CHECKSUM, json, bridge);
+    }
+
+    public long checksumStream(byte[] json, int offset, int length, Bridge bridge) {
+        return read(JniBridge.KIND_CHECKSUM_STREAM, json, offset, length, bridge);
+    }
+
+    public long checksumStream(ByteBuffer json, Bridge bridge) {
+        return read(JniBridge.KIND_CHECKSUM_STREAM, json, bridge);
+    }
+
+    /** Full validation (RFC 8259, UTF-8): returns, or throws JsonException. */
+    public void validate(byte[] json, int offset, int length, Bridge bridge) {
+        read(JniBridge.KIND_VALIDATE, json, offset, length, bridge);
+    }
+
+    public void validate(ByteBuffer json, Bridge bridge) {
+        read(JniBridge.KIND_VALIDATE, json, bridge);
+    }
+
+    /** Validates a stream; returns the number of documents. */
+    public long validateStream(byte[] json, int offset, int length, Bridge bridge) {
+        return read(JniBridge.KIND_VALIDATE_STREAM, json, offset, length, bridge);
+    }
+
+    public long validateStream(ByteBuffer json, Bridge bridge) {
+        return read(JniBridge.KIND_VALIDATE_STREAM, json, bridge);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Batch field extraction: one crossing per batch.
+
+    /**
+     * Reads the NDJSON records from the batch's position to its limit into {@code columns} (see
+     * {@link ColumnBatch}), one crossing for the whole batch, and moves the batch's position past
+     * what was read. It stops early, without an error, before a record that would overflow the
+     * columns' rows or string bytes: call again to go on.
+     *
+     * @return the number of rows written, also {@link ColumnBatch#rows()}
+     */
+    public int extract(ByteBuffer batch, ColumnBatch columns, Bridge bridge) {
+        checkUsable();
+        Objects.requireNonNull(columns, "columns");
+        int position = checkDirect(batch, bridge);
+        documentBridge = null;
+        int length = batch.remaining();
+        int capacity = batch.capacity() - position;
+        int error;
+        if (bridge == Bridge.JNI_DIRECT) {
+            error = JniBridge.extractDirect0(handle.address, batch, position, length, capacity,
+                    columns.descriptors().address(), columns.columnCount(), columns.maxRows(),
+                    status.address(), valueAddress);
+        } else {
+            error = invokeExtract(MemorySegment.ofBuffer(batch), length, capacity, columns);
+        }
+        long value = slot.get(JAVA_LONG, FfmBridge.RESULT_VALUE);
+        if (error != 0) {
+            columns.setRows(0);
+            int column = (int) status.getAtIndex(JAVA_LONG, 1);
+            throw columns.error(error, value, column);
+        }
+        columns.setRows((int) value);
+        batch.position(position + (int) status.getAtIndex(JAVA_LONG, 0));
+        return (int) value;
+    }
+
+    private int invokeExtract(MemorySegment data, int length, int capacity, ColumnBatch columns) {
+        try {
+            MemorySegment r = (MemorySegment) FfmBridge.EXTRACT.invokeExact(slotAllocator, parserSegment, data,
+                    (long) length, (long) capacity, columns.descriptors(), (long) columns.columnCount(),
+                    (long) columns.maxRows(), status);
+            return r.get(JAVA_INT, FfmBridge.RESULT_ERROR);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // A kept document, read field by field: one crossing per field (the other design to batch
+    // extraction, which suite B compares with it).
+
+    /**
+     * Parses one document (fully validated) and keeps it in this parser for the field reads
+     * below, until the next call that reads JSON. The field reads cross through the same bridge.
+     *
+     * <pre>{@code
+     * parser.parseDocument(record, Bridge.JNI_DIRECT);
+     * long year = parser.getLong(YEAR, -1);          // YEAR = JsonPointer.of("/year")
+     * String make = parser.getString(MAKE);          // null where missing or null
+     * }</pre>
+     */
+    public void parseDocument(ByteBuffer json, Bridge bridge) {
+        checkUsable();
+        int position = checkDirect(json, bridge);
+        int length = json.remaining();
+        int capacity = json.capacity() - position;
+        documentBridge = null;
+        int error = bridge == Bridge.JNI_DIRECT
+                ? JniBridge.documentParseDirect0(handle.address, json, position, length, capacity, valueAddress)
+                : invokeRead(FfmBridge.DOCUMENT_PARSE, MemorySegment.ofBuffer(json), length, capacity);
+        result(error);
+        documentBridge = bridge;
+    }
+
+    /** The integer at {@code pointer}, or {@code missing} where it leads nowhere or to null. */
+    public long getLong(JsonPointer pointer, long missing) {
+        return field(pointer, ColumnType.INT64, 8) == 0 ? missing : field.get(JAVA_LONG, 0);
+    }
+
+    public double getDouble(JsonPointer pointer, double missing) {
+        return field(pointer, ColumnType.FLOAT64, 8) == 0 ? missing : field.get(ValueLayout.JAVA_DOUBLE, 0);
+    }
+
+    public boolean getBoolean(JsonPointer pointer, boolean missing) {
+        return field(pointer, ColumnType.BOOLEAN, 1) == 0 ? missing : field.get(ValueLayout.JAVA_BYTE, 0) != 0;
+    }
+
+    /** The string at {@code pointer}, or null where it leads nowhere or to null. */
+    public String getString(JsonPointer pointer) {
+        long n = field(pointer, ColumnType.STRING, field.byteSize());
+        if (n == 0) {
+            return null;
+        }
+        return new String(field.asSlice(0, n - 1).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+    }
+
+    /** Reads one field: 0 where missing or null, else 1 (+ a string's length). */
+    private long field(JsonPointer pointer, ColumnType type, long capacity) {
+        checkUsable();
+        Objects.requireNonNull(pointer, "pointer");
+        if (documentBridge == null) {
+            throw new IllegalStateException("no document kept: call parseDocument first");
+        }
+        int error = fieldOnce(pointer, type, capacity);
+        while (error == ErrorCode.OUTPUT_TOO_SMALL.ordinal() && type == ColumnType.STRING) {
+            field = Arena.ofAuto().allocate(field.byteSize() * 4); // a long string (no longer than its document)
+            error = fieldOnce(pointer, type, field.byteSize());
+        }
+        return result(error);
+    }
+
+    private int fieldOnce(JsonPointer pointer, ColumnType type, long capacity) {
+        if (documentBridge == Bridge.JNI_DIRECT) {
+            return JniBridge.documentField0(handle.address, pointer.utf8.address(), pointer.utf8.byteSize(),
+                    type.nativeValue, field.address(), capacity, valueAddress);
+        }
+        try {
+            MemorySegment r = (MemorySegment) FfmBridge.DOCUMENT_FIELD.invokeExact(slotAllocator, parserSegment,
+                    pointer.utf8, pointer.utf8.byteSize(), type.nativeValue, field, capacity);
+            return r.get(JAVA_INT, FfmBridge.RESULT_ERROR);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    /** Frees the native memory now. Idempotent; later calls throw IllegalStateException. */
+    @Override
+    public void close() {
+        checkOwner();
+        cleanable.clean();
+    }
+
+    /** One empty crossing through JNI, to price it. */
+    public static void noopJni() {
+        JniBridge.noop0();
+    }
+
+    /** One empty FFM downcall, plain or critical, to price it. */
+    public static void noopFfm(boolean critical) {
+        try {
+            if (critical) {
+                FfmBridge.NOOP_CRITICAL.invokeExact();
+            } else {
+                FfmBridge.NOOP.invokeExact();
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The simdbridge version, the simdjson version, and the simdjson kernel chosen at run time. */
+    public static String version() {
+        return JniBridge.version0(0);
+    }
+
+    public static String simdjsonVersion() {
+        return JniBridge.version0(1);
+    }
+
+    public static String simdImplementation() {
+        return JniBridge.version0(2);
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    private long read(int kind, byte[] json, int offset, int length, Bridge bridge) {
+        checkUsable();
+        documentBridge = null;
+        Objects.requireNonNull(json, "json");
+        Objects.requireNonNull(bridge, "bridge");
+        Objects.checkFromIndexSize(offset, length, json.length);
+        if (bridge.direct()) {
+            throw new IllegalArgumentException(bridge + " reads a direct ByteBuffer, not a byte[]");
+        }
+        // The native side may read up to the array's end: in place when the slack is there.
+        int capacity = json.length - offset;
+        int error = switch (bridge) {
+            case JNI_COPY -> JniBridge.readArrayCopy0(handle.address, kind, json, offset, length, capacity, valueAddress);
+            case JNI_CRITICAL -> JniBridge.readArrayCritical0(handle.address, kind, json, offset, length, capacity, valueAddress);
+            default -> {
+                MemorySegment data = MemorySegment.ofArray(json);
+                yield invokeRead(FfmBridge.read(kind, true), offset == 0 ? data : data.asSlice(offset), length, capacity);
+            }
+        };
+        return result(error);
+    }
+
+    private long read(int kind, ByteBuffer json, Bridge bridge) {
+        checkUsable();
+        Objects.requireNonNull(bridge, "bridge");
+        if (!bridge.direct()) {
+            Objects.requireNonNull(json, "json");
+            if (!json.hasArray()) {
+                throw new IllegalArgumentException(bridge + " reads a heap buffer with an accessible array; "
+                        + (json.isDirect() ? "use JNI_DIRECT or FFM_DIRECT for a direct buffer" : "this one is read-only"));
+            }
+            return read(kind, json.array(), json.arrayOffset() + json.position(), json.remaining(), bridge);
+        }
+        int position = checkDirect(json, bridge);
+        documentBridge = null;
+        int length = json.remaining();
+        int capacity = json.capacity() - position;
+        int error = bridge == Bridge.JNI_DIRECT
+                ? JniBridge.readDirect0(handle.address, kind, json, position, length, capacity, valueAddress)
+                : invokeRead(FfmBridge.read(kind, false), MemorySegment.ofBuffer(json), length, capacity);
+        return result(error);
+    }
+
+    /** Checks a direct buffer and its padding; returns its position. */
+    private static int checkDirect(ByteBuffer buffer, Bridge bridge) {
+        Objects.requireNonNull(buffer, "buffer");
+        Objects.requireNonNull(bridge, "bridge");
+        if (!bridge.direct()) {
+            throw new IllegalArgumentException(bridge + " reads a byte[]; a ByteBuffer batch needs JNI_DIRECT or FFM_DIRECT");
+        }
+        if (!buffer.isDirect()) {
+            throw new IllegalArgumentException(bridge + " reads a direct buffer; this one is on the heap "
+                    + "(use JNI_COPY, JNI_CRITICAL or FFM_HEAP, or PaddedBuffers.copyOf)");
+        }
+        if (buffer.capacity() - buffer.limit() < PaddedBuffers.PADDING) {
+            throw new IllegalArgumentException("a direct buffer needs " + PaddedBuffers.PADDING
+                    + " bytes of padding past its limit (" + buffer.limit() + "), its capacity is "
+                    + buffer.capacity() + ": allocate it with PaddedBuffers.allocateDirect");
+        }
+        return buffer.position();
+    }
+
+    private int invokeRead(MethodHandle handleToCall, MemorySegment data, int length, int capacity) {
+        try {
+            MemorySegment r = (MemorySegment) handleToCall.invokeExact(slotAllocator, parserSegment, data,
+                    (long) length, (long) capacity);
+            return r.get(JAVA_INT, FfmBridge.RESULT_ERROR);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private long result(int error) {
+        long value = slot.get(JAVA_LONG, FfmBridge.RESULT_VALUE);
+        if (error != 0) {
+            throw JsonException.of(error, value);
+        }
+        return value;
+    }
+
+    private void checkUsable() {
+        checkOwner();
+        if (handle.address == 0) {
+            throw new IllegalStateException("this NativeParser is closed");
+        }
+    }
+
+    private void checkOwner() {
+        if (Thread.currentThread() != owner) {
+            throw new IllegalStateException("a NativeParser belongs to the thread that made it (" + owner.getName()
+                    + "); use NativeParser.forCurrentThread() in each thread");
+        }
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+}

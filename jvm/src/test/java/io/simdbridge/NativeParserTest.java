@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Every bridge on the checksum contract's vectors, valid and invalid input. */
+class NativeParserTest {
+    /** ../shared/spec/checksum.md. */
+    static final Map<String, String> VECTORS = Map.ofEntries(
+            Map.entry("[]", "ed128a87f3f843e2"), Map.entry("{}", "ad319677479e1db6"),
+            Map.entry("null", "08511e07b5056c5e"), Map.entry("true", "084a5207b4ffa60c"),
+            Map.entry("\"abc\"", "082bbd07b4e5ab4e"), Map.entry("-0", "08285607b4e2c672"),
+            Map.entry("-0.0", "884db807b5028935"), Map.entry("0.1", "bb68ab24afe5e6b7"),
+            Map.entry("{\"a\":1}", "bec57e3c220bbec4"),
+            Map.entry("{\"a\":[1,2.5,\"x\",true,false,null]}", "ac77f706f619218e"),
+            Map.entry("\"\\u00e9\\ud83d\\ude00\"", "082bc207b4e5b3cd"),
+            Map.entry("[9223372036854775807,-9223372036854775808,18446744073709551615]", "e0e49657524e09ad"),
+            Map.entry("[18446744073709551616]", "def3296fc9318f5a"),
+            Map.entry("[1E400,-1e400]", "1892e88ff0de4482"), Map.entry("[1e-400]", "b443296fc9318f5a"),
+            Map.entry("{\"k\":\"\\n\\t\\\"\\\\\\/\"}", "52c3b433e945fa35"),
+            Map.entry("[{\"\":{}}]", "af3fa0e7786892ef"), Map.entry("[1.0,1,1e0]", "b86c90ac26ffa832"));
+
+    static String hex(long value) {
+        return HexFormat.of().toHexDigits(value);
+    }
+
+    /** The checksum through `bridge`: a padded direct buffer or a heap array (padded or not). */
+    static long checksum(NativeParser parser, byte[] json, Bridge bridge, boolean padded, boolean stream) {
+        if (bridge.direct()) {
+            ByteBuffer buffer = PaddedBuffers.copyOf(json);
+            return stream ? parser.checksumStream(buffer, bridge) : parser.checksum(buffer, bridge);
+        }
+        byte[] array = padded ? PaddedBuffers.padded(json) : json;
+        return stream ? parser.checksumStream(array, 0, json.length, bridge) : parser.checksum(array, 0, json.length, bridge);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Bridge.class)
+    void specVectors(Bridge bridge) {
+        NativeParser parser = NativeParser.forCurrentThread();
+        for (var v : VECTORS.entrySet()) {
+            byte[] json = v.getKey().getBytes(StandardCharsets.UTF_8);
+            for (boolean padded : new boolean[] {true, false}) {
+                assertEquals(v.getValue(), hex(checksum(parser, json, bridge, padded, false)), v.getKey() + " " + bridge);
+            }
+        }
+        byte[] stream = "{}\n[1]\n\n\"x\"\n".getBytes(StandardCharsets.UTF_8);
+        assertEquals("0a5e9b510b4ddcb0", hex(checksum(parser, stream, bridge, true, true)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Bridge.class)
+    void anArrayOffsetAndAByteBufferWindow(Bridge bridge) {
+        NativeParser parser = NativeParser.forCurrentThread();
+        byte[] framed = "xx{\"a\":1}yy".getBytes(StandardCharsets.UTF_8);
+        if (bridge.direct()) {
+            ByteBuffer buffer = PaddedBuffers.allocateDirect(framed.length).put(0, framed);
+            buffer.position(2).limit(9);
+            assertEquals("bec57e3c220bbec4", hex(parser.checksum(buffer, bridge)));
+            assertEquals(2, buffer.position()); // the input is not consumed
+        } else {
+            assertEquals("bec57e3c220bbec4", hex(parser.checksum(framed, 2, 7, bridge)));
+            ByteBuffer heap = ByteBuffer.wrap(PaddedBuffers.padded(framed)).position(2).limit(9);
+            assertEquals("bec57e3c220bbec4", hex(parser.checksum(heap.slice(), bridge)));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Bridge.class)
+    void malformedAndTruncatedInputThrowWithTheOffset(Bridge bridge) {
+        NativeParser parser = NativeParser.forCurrentThread();
+        Object[][] cases = {
+            {"[1,2,]", ErrorCode.EXPECTED_VALUE, 5L},
+            {"{\"a\":1 \"b\":2}", ErrorCode.EXPECTED_COMMA_OR_BRACE, 7L},
+            {"{\"a\":[1,2", ErrorCode.UNEXPECTED_END, 9L},
+            {"", ErrorCode.EMPTY_INPUT, 0L},
+            {"[\"\\x\"]", ErrorCode.INVALID_ESCAPE, 2L},
+            {"[1]]", ErrorCode.TRAILING_CONTENT, 3L},
+        };
+        for (Object[] c : cases) {
+            byte[] json = ((String) c[0]).getBytes(StandardCharsets.UTF_8);
+            for (boolean padded : new boolean[] {true, false}) {
+                JsonException e = assertThrows(JsonException.class, () -> checksum(parser, json, bridge, padded, false));
+                assertEquals(c[1], e.code(), (String) c[0]);
+                assertEquals(c[2], e.offset(), (String) c[0]);
+                assertTrue(e.getMessage().endsWith(" at byte " + c[2]), e.getMessage());
+            }
+        }
+        byte[] invalidUtf8 = {'[', '"', (byte) 0xC3, (byte) 0x28, '"', ']'};
+        assertEquals(ErrorCode.INVALID_UTF8,
+                assertThrows(JsonException.class, () -> checksum(parser, invalidUtf8, bridge, true, false)).code());
+        byte[] utf16 = "[1]".getBytes(StandardCharsets.UTF_16LE);
+        assertEquals(ErrorCode.WRONG_ENCODING,
+                assertThrows(JsonException.class, () -> checksum(parser, utf16, bridge, true, false)).code());
+        byte[] truncatedStream = "{\"a\":1}\n{\"a\":".getBytes(StandardCharsets.UTF_8);
+        JsonException e = assertThrows(JsonException.class, () -> checksum(parser, truncatedStream, bridge, true, true));
+        assertEquals(ErrorCode.UNEXPECTED_END, e.code());
+        assertEquals(truncatedStream.length, e.offset());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Bridge.class)
+    void everyTruncationOfACorpusFileIsAnException(Bridge bridge) throws Exception {
+        NativeParser parser = NativeParser.forCurrentThread();
+        byte[] json = TestData.read("jsonexamples/twitter.json");
+        int end = json.length;
+        while (Character.isWhitespace(json[end - 1])) {
+            end--;
+        }
+        for (int k = 1; k < 200; k++) {
+            int cut = (int) ((long) end * k / 200);
+            byte[] prefix = Arrays.copyOf(json, cut);
+            JsonException e = assertThrows(JsonException.class, () -> checksum(parser, prefix, bridge, true, false));
+            assertTrue(e.offset() <= cut);
+        }
+    }
+
+    @Test
+    void allBridgesAgreeOnTheCorpus() throws Exception {
+        NativeParser parser = NativeParser.forCurrentThread();
+        for (Path file : TestData.jsonExamples()) {
+            byte[] json = Files.readAllBytes(file);
+            long expected = checksum(parser, json, Bridge.JNI_DIRECT, true, false);
+            for (Bridge bridge : Bridge.values()) {
+                assertEquals(expected, checksum(parser, json, bridge, true, false), file + " " + bridge);
+                assertEquals(expected, checksum(parser, json, bridge, false, false), file + " " + bridge);
+            }
+        }
+        byte[] ndjson = TestData.read("ndjson/gharchive-2015-01-01-0.ndjson");
+        long expected = checksum(parser, ndjson, Bridge.FFM_DIRECT, true, true);
+        for (Bridge bridge : Bridge.values()) {
+            assertEquals(expected, checksum(parser, ndjson, bridge, true, true), bridge.toString());
+        }
+        assertEquals(7702, parser.validateStream(PaddedBuffers.copyOf(ndjson), Bridge.JNI_DIRECT));
+    }
+
+    @Test
+    void depthLimitAndVersions() {
+        try (NativeParser shallow = new NativeParser(2)) {
+            shallow.validate(PaddedBuffers.padded("[[1]]".getBytes()), 0, 5, Bridge.FFM_HEAP);
+            JsonException e = assertThrows(JsonException.class,
+                    () -> shallow.validate(PaddedBuffers.padded("[[[1]]]".getBytes()), 0, 7, Bridge.FFM_HEAP));
+            assertEquals(ErrorCode.DEPTH_LIMIT, e.code());
+            assertEquals(2, e.offset());
+        }
+        assertEquals("0.1.0", NativeParser.version());
+        assertEquals("3.0.1", NativeParser.simdjsonVersion());
+        assertTrue(!NativeParser.simdImplementation().isEmpty());
+        NativeParser.noopJni();
+        NativeParser.noopFfm(false);
+        NativeParser.noopFfm(true);
+    }
+}
