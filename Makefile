@@ -2,8 +2,9 @@
 # The one entry point. `make test` and `make bench` do everything on a fresh Debian 12 machine,
 # installing what is missing first.
 #
-#   make build   the C++ core, the CLI (build/bin/simdbridge) and the core's tests
-#   make test    build, then every test: C++ (also under ASan and UBSan)
+#   make build   the C++ core, the CLI (build/bin/simdbridge), the core's tests, the JVM library
+#                (jvm/target) and its benchmarks (jvm/jmh/target/benchmarks.jar)
+#   make test    build, then every test: C++ (also under ASan and UBSan), JVM
 #   make bench   build, then the benchmark suites into results/ (FULL=1 for the full run)
 #   make data    fetch the corpus into $(SIMDBRIDGE_DATA) from its public sources
 SHELL := /bin/bash
@@ -12,21 +13,25 @@ SHELL := /bin/bash
 
 SIMDBRIDGE_DATA ?= $(abspath ../shared/data)
 export SIMDBRIDGE_DATA
+# The JVM front end builds and runs on Java 25 (the machine's default java is 17).
+JAVA_HOME := /usr/lib/jvm/temurin-25-jdk-amd64
+export JAVA_HOME
+export MAVEN_OPTS := --sun-misc-unsafe-memory-access=allow
+MVN := mvn -B -q -Dstyle.color=never
 JOBS ?= $(shell nproc)
 FULL ?=
 
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 BUILD := build
-SANITIZE_VENV := .venv
-PYTHON := $(VENV)/bin/python
-BUILD := build/sanitize
+SANITIZE_BUILD := build/sanitize
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDBRIDGE_BUILD_CLI=ON -DSIMDBRIDGE_BUILD_TESTS=ON
 
-.PHONY: build test bench data deps venv test-core test-sanitize clean
+.PHONY: build test bench data deps venv test-core test-sanitize test-jvm clean
 
 deps:
-	@tools/install_deps.sh core python
+	@tools/install_deps.sh core jvm python
+	@test -x $(JAVA_HOME)/bin/java || { echo "make: Java 25 is needed at $(JAVA_HOME)"; exit 1; }
 
 # The project's Python environment: benchmark tools now, the Python package and its tests later.
 $(VENV)/.installed: bench/requirements.txt | deps
@@ -39,11 +44,14 @@ $(VENV)/.installed: bench/requirements.txt | deps
 venv: $(VENV)/.installed
 
 build: deps
-	@echo "== build: C++ core and CLI"
-	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) > /dev/null
+	@echo "== build: C++ core, CLI and the JVM's native library"
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DSIMDBRIDGE_BUILD_JNI=ON > /dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
+	@echo "== build: JVM library and benchmarks (Maven, Java 25)"
+	@$(MVN) -f jvm/pom.xml install -DskipTests
+	@$(MVN) -f jvm/jmh/pom.xml package -DskipTests
 
-test: build test-core test-sanitize
+test: build test-core test-sanitize test-jvm
 	@echo "== all tests passed"
 
 test-core: build
@@ -52,9 +60,17 @@ test-core: build
 
 test-sanitize: deps
 	@echo "== test: C++ core under AddressSanitizer and UndefinedBehaviorSanitizer"
-	@cmake -S . -B $(SANITIZE_BUILD) $(CMAKE_FLAGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSIMDBRIDGE_SANITIZE=ON > /dev/null
+	@# Not the JNI library: an instrumented .so does not load into an uninstrumented JVM.
+	@cmake -S . -B $(SANITIZE_BUILD) $(CMAKE_FLAGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DSIMDBRIDGE_SANITIZE=ON -DSIMDBRIDGE_BUILD_JNI=OFF > /dev/null
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	@cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest -j $(JOBS) --output-on-failure --timeout 1200
+
+test-jvm: build
+	@echo "== test: JVM library (JUnit, -Xcheck:jni)"
+	@$(MVN) -f jvm/pom.xml test
+	@echo "== test: JVM engines, feed and pipelines"
+	@$(MVN) -f jvm/jmh/pom.xml test
 
 bench: build venv
 	@$(PYTHON) bench/run.py $(if $(FULL),--full,)
@@ -63,4 +79,4 @@ data:
 	@python3 tools/fetch_data.py "$(SIMDBRIDGE_DATA)"
 
 clean:
-	rm -rf $(BUILD) $(VENV)
+	rm -rf $(BUILD) $(VENV) jvm/target jvm/jmh/target

@@ -18,10 +18,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import core_suite  # noqa: E402
+import jvm_suite  # noqa: E402
 import report  # noqa: E402
 
 SUITES = {
     "core": core_suite.run,
+    "jvm": jvm_suite.run,
 }
 
 

@@ -24,20 +24,28 @@ final class FfmBridge {
     static final long RESULT_ERROR = 0;
     static final long RESULT_VALUE = 8;
 
-    /** (parser, data, length, capacity) -> simdbridge_result, for the four reads. */
+    /** (parser, data, length, capacity) -> simdbridge_result, for the four reads over a heap segment. */
     private static final FunctionDescriptor READ = FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG);
+    /**
+     * The same with the data's address as a 64-bit integer (a pointer and a uint64_t travel alike
+     * in the C calling conventions of x86-64 and AArch64): for native memory, no segment per call
+     * (a MemorySegment.ofBuffer per call escaped into the downcall: 72 bytes of heap each).
+     */
+    private static final FunctionDescriptor READ_AT = FunctionDescriptor.of(RESULT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG);
 
+    /** The four reads over native memory, its address a long. */
     static final MethodHandle CHECKSUM;
     static final MethodHandle CHECKSUM_STREAM;
     static final MethodHandle VALIDATE;
     static final MethodHandle VALIDATE_STREAM;
+    /** The four reads over a heap segment, read in place. */
     static final MethodHandle CHECKSUM_CRITICAL;
     static final MethodHandle CHECKSUM_STREAM_CRITICAL;
     static final MethodHandle VALIDATE_CRITICAL;
     static final MethodHandle VALIDATE_STREAM_CRITICAL;
-    /** (parser, data, length, capacity, columns, count, max_rows, status) -> simdbridge_result. */
+    /** (parser, data address, length, capacity, columns, count, max_rows, status) -> simdbridge_result. */
     static final MethodHandle EXTRACT;
-    /** (parser, data, length, capacity) -> simdbridge_result. */
+    /** (parser, data address, length, capacity) -> simdbridge_result. */
     static final MethodHandle DOCUMENT_PARSE;
     /** (parser, pointer, pointer_length, type, out, out_capacity) -> simdbridge_result. */
     static final MethodHandle DOCUMENT_FIELD;
@@ -49,17 +57,17 @@ final class FfmBridge {
         Linker linker = Linker.nativeLinker();
         SymbolLookup lookup = SymbolLookup.loaderLookup();
         Linker.Option critical = Linker.Option.critical(true);
-        CHECKSUM = linker.downcallHandle(lookup.findOrThrow("simdbridge_checksum"), READ);
-        CHECKSUM_STREAM = linker.downcallHandle(lookup.findOrThrow("simdbridge_checksum_stream"), READ);
-        VALIDATE = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate"), READ);
-        VALIDATE_STREAM = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate_stream"), READ);
+        CHECKSUM = linker.downcallHandle(lookup.findOrThrow("simdbridge_checksum"), READ_AT);
+        CHECKSUM_STREAM = linker.downcallHandle(lookup.findOrThrow("simdbridge_checksum_stream"), READ_AT);
+        VALIDATE = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate"), READ_AT);
+        VALIDATE_STREAM = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate_stream"), READ_AT);
         CHECKSUM_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_checksum"), READ, critical);
         CHECKSUM_STREAM_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_checksum_stream"), READ, critical);
         VALIDATE_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate"), READ, critical);
         VALIDATE_STREAM_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate_stream"), READ, critical);
         EXTRACT = linker.downcallHandle(lookup.findOrThrow("simdbridge_extract"),
-                FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS));
-        DOCUMENT_PARSE = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_parse"), READ);
+                FunctionDescriptor.of(RESULT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS));
+        DOCUMENT_PARSE = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_parse"), READ_AT);
         DOCUMENT_FIELD = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_field"),
                 FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
         NOOP = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid());

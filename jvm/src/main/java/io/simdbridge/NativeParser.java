@@ -10,6 +10,8 @@ import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -65,6 +67,14 @@ public final class NativeParser implements AutoCloseable {
     private final SegmentAllocator slotAllocator;
     /** Extraction status: {consumed, error column}. */
     private final MemorySegment status;
+    /**
+     * The heap segment of the last array read through FFM_HEAP, so that reading the same array
+     * again allocates nothing (a segment per call escapes into the downcall: 72 bytes). Both are
+     * weak: the cache never keeps an array alive.
+     */
+    private WeakReference<byte[]> cachedArray = new WeakReference<>(null);
+    private WeakReference<MemorySegment> cachedSegment = new WeakReference<>(null);
+    private int cachedOffset;
     /** Where a field of the kept document is written. */
     private MemorySegment field;
     private Bridge documentBridge;
@@ -172,7 +182,8 @@ public final class NativeParser implements AutoCloseable {
                     columns.descriptors().address(), columns.columnCount(), columns.maxRows(),
                     status.address(), valueAddress);
         } else {
-            error = invokeExtract(MemorySegment.ofBuffer(batch), length, capacity, columns);
+            error = invokeExtract(addressOf(batch), length, capacity, columns);
+            Reference.reachabilityFence(batch);
         }
         long value = slot.get(JAVA_LONG, FfmBridge.RESULT_VALUE);
         if (error != 0) {
@@ -185,7 +196,7 @@ public final class NativeParser implements AutoCloseable {
         return (int) value;
     }
 
-    private int invokeExtract(MemorySegment data, int length, int capacity, ColumnBatch columns) {
+    private int invokeExtract(long data, int length, int capacity, ColumnBatch columns) {
         try {
             MemorySegment r = (MemorySegment) FfmBridge.EXTRACT.invokeExact(slotAllocator, parserSegment, data,
                     (long) length, (long) capacity, columns.descriptors(), (long) columns.columnCount(),
@@ -216,9 +227,13 @@ public final class NativeParser implements AutoCloseable {
         int length = json.remaining();
         int capacity = json.capacity() - position;
         documentBridge = null;
-        int error = bridge == Bridge.JNI_DIRECT
-                ? JniBridge.documentParseDirect0(handle.address, json, position, length, capacity, valueAddress)
-                : invokeRead(FfmBridge.DOCUMENT_PARSE, MemorySegment.ofBuffer(json), length, capacity);
+        int error;
+        if (bridge == Bridge.JNI_DIRECT) {
+            error = JniBridge.documentParseDirect0(handle.address, json, position, length, capacity, valueAddress);
+        } else {
+            error = invokeReadAt(FfmBridge.DOCUMENT_PARSE, addressOf(json), length, capacity);
+            Reference.reachabilityFence(json);
+        }
         result(error);
         documentBridge = bridge;
     }
@@ -330,12 +345,25 @@ public final class NativeParser implements AutoCloseable {
         int error = switch (bridge) {
             case JNI_COPY -> JniBridge.readArrayCopy0(handle.address, kind, json, offset, length, capacity, valueAddress);
             case JNI_CRITICAL -> JniBridge.readArrayCritical0(handle.address, kind, json, offset, length, capacity, valueAddress);
-            default -> {
-                MemorySegment data = MemorySegment.ofArray(json);
-                yield invokeRead(FfmBridge.read(kind, true), offset == 0 ? data : data.asSlice(offset), length, capacity);
-            }
+            default -> invokeRead(FfmBridge.read(kind, true), heapSegment(json, offset), length, capacity);
         };
         return result(error);
+    }
+
+    private MemorySegment heapSegment(byte[] json, int offset) {
+        MemorySegment segment = cachedSegment.get();
+        if (segment == null || cachedArray.get() != json || cachedOffset != offset) {
+            segment = offset == 0 ? MemorySegment.ofArray(json) : MemorySegment.ofArray(json).asSlice(offset);
+            cachedArray = new WeakReference<>(json);
+            cachedSegment = new WeakReference<>(segment);
+            cachedOffset = offset;
+        }
+        return segment;
+    }
+
+    /** The address of a direct buffer's position (the segment does not escape: no allocation). */
+    private static long addressOf(ByteBuffer direct) {
+        return MemorySegment.ofBuffer(direct).address();
     }
 
     private long read(int kind, ByteBuffer json, Bridge bridge) {
@@ -353,9 +381,13 @@ public final class NativeParser implements AutoCloseable {
         documentBridge = null;
         int length = json.remaining();
         int capacity = json.capacity() - position;
-        int error = bridge == Bridge.JNI_DIRECT
-                ? JniBridge.readDirect0(handle.address, kind, json, position, length, capacity, valueAddress)
-                : invokeRead(FfmBridge.read(kind, false), MemorySegment.ofBuffer(json), length, capacity);
+        int error;
+        if (bridge == Bridge.JNI_DIRECT) {
+            error = JniBridge.readDirect0(handle.address, kind, json, position, length, capacity, valueAddress);
+        } else {
+            error = invokeReadAt(FfmBridge.read(kind, false), addressOf(json), length, capacity);
+            Reference.reachabilityFence(json); // its memory was read through a raw address
+        }
         return result(error);
     }
 
@@ -376,6 +408,16 @@ public final class NativeParser implements AutoCloseable {
                     + buffer.capacity() + ": allocate it with PaddedBuffers.allocateDirect");
         }
         return buffer.position();
+    }
+
+    private int invokeReadAt(MethodHandle handleToCall, long data, int length, int capacity) {
+        try {
+            MemorySegment r = (MemorySegment) handleToCall.invokeExact(slotAllocator, parserSegment, data,
+                    (long) length, (long) capacity);
+            return r.get(JAVA_INT, FfmBridge.RESULT_ERROR);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
     }
 
     private int invokeRead(MethodHandle handleToCall, MemorySegment data, int length, int capacity) {

@@ -18,7 +18,7 @@ public record Input(String name, boolean stream, byte[] bytes, byte[] padded, By
         return bytes.length;
     }
 
-    /** The direct buffer, as a fresh view (its position and limit are the caller's). */
+    /** The direct buffer, as a fresh view for a caller that moves its position (an extraction). */
     public ByteBuffer direct() {
         return directBuffer.duplicate();
     }

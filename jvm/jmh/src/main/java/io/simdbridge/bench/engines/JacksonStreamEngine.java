@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.simdbridge.bench.data.Input;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 /** Jackson's streaming JsonParser: a token loop, no tree. Several root values make a stream. */
@@ -27,8 +28,25 @@ public final class JacksonStreamEngine implements Engine {
         return read(in, true);
     }
 
+    /** One document read straight from a stream, Jackson buffering it as it goes (suite G). */
+    public long checksum(InputStream in) {
+        try {
+            return read(factory.createParser(in), false);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private long read(Input in, boolean stream) {
-        try (JsonParser p = factory.createParser(in.bytes(), 0, in.length())) {
+        try {
+            return read(factory.createParser(in.bytes(), 0, in.length()), stream);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static long read(JsonParser parser, boolean stream) {
+        try (JsonParser p = parser) {
             long h = Checksum.SEED;
             int depth = 0;
             int documents = 0;

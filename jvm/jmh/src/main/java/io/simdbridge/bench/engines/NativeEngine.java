@@ -5,7 +5,11 @@ import io.simdbridge.Bridge;
 import io.simdbridge.NativeParser;
 import io.simdbridge.bench.data.Input;
 
-/** simdbridge's C++ engine through one of the JNI or FFM bridges, on this thread's parser. */
+/**
+ * simdbridge's C++ engine through one of the JNI or FFM bridges, on this thread's parser. The
+ * direct buffer is shared, not duplicated: a checksum never moves its position, and a duplicate
+ * per call would be the only Java allocation of the operation.
+ */
 public final class NativeEngine implements Engine {
     private final Bridge bridge;
     private final String name;
@@ -29,13 +33,13 @@ public final class NativeEngine implements Engine {
     @Override
     public long checksum(Input in) {
         NativeParser parser = NativeParser.forCurrentThread();
-        return bridge.direct() ? parser.checksum(in.direct(), bridge) : parser.checksum(in.padded(), 0, in.length(), bridge);
+        return bridge.direct() ? parser.checksum(in.directBuffer(), bridge) : parser.checksum(in.padded(), 0, in.length(), bridge);
     }
 
     @Override
     public long checksumStream(Input in) {
         NativeParser parser = NativeParser.forCurrentThread();
-        return bridge.direct() ? parser.checksumStream(in.direct(), bridge)
+        return bridge.direct() ? parser.checksumStream(in.directBuffer(), bridge)
                 : parser.checksumStream(in.padded(), 0, in.length(), bridge);
     }
 }
