@@ -3,8 +3,9 @@
 # installing what is missing first.
 #
 #   make build   the C++ core, the CLI (build/bin/simdbridge), the core's tests, the JVM library
-#                (jvm/target) and its benchmarks (jvm/jmh/target/benchmarks.jar)
-#   make test    build, then every test: C++ (also under ASan and UBSan), JVM
+#                (jvm/target) and its benchmarks (jvm/jmh/target/benchmarks.jar), and the Python
+#                package installed into .venv
+#   make test    build, then every test: C++ (also under ASan and UBSan), JVM, Python
 #   make bench   build, then the benchmark suites into results/ (FULL=1 for the full run)
 #   make data    fetch the corpus into $(SIMDBRIDGE_DATA) from its public sources
 SHELL := /bin/bash
@@ -27,13 +28,13 @@ BUILD := build
 SANITIZE_BUILD := build/sanitize
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDBRIDGE_BUILD_CLI=ON -DSIMDBRIDGE_BUILD_TESTS=ON
 
-.PHONY: build test bench data deps venv test-core test-sanitize test-jvm clean
+.PHONY: build test bench data deps venv test-core test-sanitize test-jvm test-python clean
 
 deps:
 	@tools/install_deps.sh core jvm python
 	@test -x $(JAVA_HOME)/bin/java || { echo "make: Java 25 is needed at $(JAVA_HOME)"; exit 1; }
 
-# The project's Python environment: benchmark tools now, the Python package and its tests later.
+# The project's Python environment: the benchmark's tools and peers, then the package itself.
 $(VENV)/.installed: bench/requirements.txt | deps
 	@echo "== .venv: installing pinned Python packages"
 	@python3 -m venv $(VENV)
@@ -43,7 +44,15 @@ $(VENV)/.installed: bench/requirements.txt | deps
 
 venv: $(VENV)/.installed
 
-build: deps
+# The Python package (and its test tools, the [test] extra), rebuilt when a source changes.
+PYTHON_SOURCES := $(shell find python/src python/ext core/src core/include -type f) python/pyproject.toml \
+	python/CMakeLists.txt core/CMakeLists.txt
+$(VENV)/.simdbridge: $(PYTHON_SOURCES) $(VENV)/.installed
+	@echo "== build: Python package into .venv (scikit-build-core)"
+	@$(PYTHON) -m pip install -q "./python[test]"
+	@touch $@
+
+build: deps $(VENV)/.simdbridge
 	@echo "== build: C++ core, CLI and the JVM's native library"
 	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DSIMDBRIDGE_BUILD_JNI=ON > /dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -51,7 +60,7 @@ build: deps
 	@$(MVN) -f jvm/pom.xml install -DskipTests
 	@$(MVN) -f jvm/jmh/pom.xml package -DskipTests
 
-test: build test-core test-sanitize test-jvm
+test: build test-core test-sanitize test-jvm test-python
 	@echo "== all tests passed"
 
 test-core: build
@@ -72,6 +81,10 @@ test-jvm: build
 	@echo "== test: JVM engines, feed and pipelines"
 	@$(MVN) -f jvm/jmh/pom.xml test
 
+test-python: build
+	@echo "== test: Python package (pytest)"
+	@$(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+
 bench: build venv
 	@$(PYTHON) bench/run.py $(if $(FULL),--full,)
 
@@ -79,4 +92,4 @@ data:
 	@python3 tools/fetch_data.py "$(SIMDBRIDGE_DATA)"
 
 clean:
-	rm -rf $(BUILD) $(VENV) jvm/target jvm/jmh/target
+	rm -rf $(BUILD) $(VENV) jvm/target jvm/jmh/target python/build

@@ -29,27 +29,11 @@ ENGINES = {  # JMH method -> engine name
 JVM_OPTIONS = ["--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
                "--sun-misc-unsafe-memory-access=allow"]
 
-# Student's t at 99.95% (two-sided 99.9%, JMH's interval), by degrees of freedom.
-_T999 = {1: 636.62, 2: 31.60, 3: 12.92, 4: 8.61, 5: 6.87, 6: 5.96, 7: 5.41, 8: 5.04, 9: 4.78,
-         10: 4.59, 11: 4.44, 12: 4.32, 13: 4.22, 14: 4.14, 15: 4.07, 16: 4.01, 17: 3.97, 18: 3.92,
-         19: 3.88, 20: 3.85, 22: 3.79, 24: 3.75, 26: 3.71, 28: 3.67, 30: 3.65, 40: 3.55, 60: 3.46,
-         120: 3.37}
-
-
-def t999(df):
-    if df <= 0:
-        return float("nan")
-    keys = sorted(k for k in _T999 if k <= df)
-    return _T999[keys[-1]] if df <= 120 else 3.29
 
 
 def mean_ci(values):
-    n = len(values)
-    m = sum(values) / n
-    if n < 2:
-        return m, float("nan")
-    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
-    return m, t999(n - 1) * sd / math.sqrt(n)
+    """Mean and half-width of its 99.9% interval (JMH's)."""
+    return report.mean_ci(values, 0.999)
 
 
 def java():

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """What the suites share: progress lines, JSON and markdown output, charts."""
 import json
+import math
 import os
 import sys
 import time
@@ -62,3 +63,38 @@ def bar_chart(path, title, categories, series, unit, errors=None, log=False):
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+# Student's t quantiles for two-sided intervals, by degrees of freedom (the last row: df > 120).
+_T = {
+    0.95: {1: 12.71, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
+           10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110,
+           18: 2.101, 19: 2.093, 20: 2.086, 22: 2.074, 24: 2.064, 26: 2.056, 28: 2.048, 30: 2.042,
+           40: 2.021, 60: 2.000, 120: 1.980, 121: 1.960},
+    0.999: {1: 636.62, 2: 31.60, 3: 12.92, 4: 8.61, 5: 6.87, 6: 5.96, 7: 5.41, 8: 5.04, 9: 4.78,
+            10: 4.59, 11: 4.44, 12: 4.32, 13: 4.22, 14: 4.14, 15: 4.07, 16: 4.01, 17: 3.97, 18: 3.92,
+            19: 3.88, 20: 3.85, 22: 3.79, 24: 3.75, 26: 3.71, 28: 3.67, 30: 3.65, 40: 3.55, 60: 3.46,
+            120: 3.37, 121: 3.29},
+}
+
+
+def t_quantile(df, level):
+    """Student's t for a two-sided interval at `level` (0.95 or 0.999); conservative between rows."""
+    if df <= 0:
+        return float("nan")
+    table = _T[level]
+    return table[max(k for k in table if k <= min(df, 121))]
+
+
+def mean_ci(values, level=0.95):
+    """(mean, half-width of its `level` confidence interval); NaN width for one value."""
+    n = len(values)
+    m = sum(values) / n
+    if n < 2:
+        return m, float("nan")
+    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
+    return m, t_quantile(n - 1, level) * sd / math.sqrt(n)
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))

@@ -19,11 +19,13 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import core_suite  # noqa: E402
 import jvm_suite  # noqa: E402
+import python_suite  # noqa: E402
 import report  # noqa: E402
 
 SUITES = {
     "core": core_suite.run,
     "jvm": jvm_suite.run,
+    "python": python_suite.run,
 }
 
 

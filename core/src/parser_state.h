@@ -20,6 +20,10 @@ inline constexpr size_t minimum_stream_batch = 32;
 
 struct parser::state {
   simdjson::dom::parser dom;
+  /** simdjson's DOM counts a scalar in the innermost container as one more level: a document
+   *  within max_depth can fail in `dom`. This parser, one level deeper and made on first need,
+   *  reads such a document once the scalar parser has checked its depth. */
+  std::unique_ptr<simdjson::dom::parser> deep_dom;
   simdjson::ondemand::parser on_demand;
   /** Where inputs without padding are copied; grows to the largest one seen. */
   std::unique_ptr<uint8_t[]> buffer;

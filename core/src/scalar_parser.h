@@ -81,18 +81,28 @@ public:
     }
     size_t p = skip_whitespace(pos);
     while (p < n_) {
-      const uint8_t first = d_[p];
-      if (error e = parse_value(p); !e.ok()) { return e; }
       // "truefalse" or "1x" must not read as two documents; "{}{}" and "[1]2" may.
-      if (p < n_ && first != '{' && first != '[' && first != '"' && !ends_stream_token(d_[p])) {
-        return {first == '-' || is_digit(first) ? error_code::invalid_number
-                                                : error_code::invalid_literal,
-                p};
-      }
+      if (error e = parse_stream_document(p); !e.ok()) { return e; }
       sink_.document_end();
       documents++;
       p = skip_whitespace(p);
       if (p >= stop_after) { break; }
+    }
+    pos = p;
+    return {};
+  }
+
+  /**
+   * One document of a stream at `pos` (white space before it skipped): on success `pos` is just
+   * past its value. A number or literal must not run into what follows ("truefalse").
+   */
+  error parse_stream_document(size_t &pos) {
+    size_t p = skip_whitespace(pos);
+    if (p == n_) { return {error_code::empty_input, p}; }
+    const uint8_t first = d_[p];
+    if (error e = parse_value(p); !e.ok()) { return e; }
+    if (p < n_ && first != '{' && first != '[' && first != '"' && !ends_stream_token(d_[p])) {
+      return {first == '-' || is_digit(first) ? error_code::invalid_number : error_code::invalid_literal, p};
     }
     pos = p;
     return {};

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "simdbridge/columns.h"
+#include "simdbridge/document.h"
 #include "simdbridge/error.h"
 #include "simdbridge/input.h"
 #include "simdbridge/result.h"
@@ -80,6 +81,13 @@ public:
    */
   error extract(input in, column *columns, size_t count, uint64_t max_rows,
                 extract_status &status) noexcept;
+
+  /**
+   * Parses one document into `doc`, which keeps its own tape (see document.h). Fully validated.
+   * A valid document that simdjson cannot put on a tape (an integer past 64 bits, a number past
+   * the double range, a lone surrogate escape) is error_code::unsupported_value at offset 0.
+   */
+  error parse(input in, document &doc) noexcept;
 
   /**
    * Parses one document and keeps it for document_field(), until the next call that parses on

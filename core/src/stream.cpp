@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reading a stream one document at a time. Each line is tried first as exactly one document
+// (simdjson's DOM parser, which validates fully); where a line is not exactly one document (a
+// document over several lines, several on a line), the scalar parser finds one document's
+// extent and simdjson parses exactly that. No batches: nothing of parse_many's (see parser.cpp).
+#include "simdbridge/stream.h"
+
+#include <cstring>
+#include <memory>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "checksum_sink.h"
+#include "document_state.h"
+#include "scalar_parser.h"
+
+namespace simdbridge {
+
+struct stream_reader::state {
+  input in;
+  stream_format format;
+  parser_options options;
+  simdjson::dom::parser dom;
+  std::unique_ptr<simdjson::dom::parser> deep_dom; // made on first need (see deep_parse)
+  simdjson::error_code dom_error = simdjson::SUCCESS;
+  std::vector<uint8_t> copy;       // the input padded, or (comma) in brackets
+  const uint8_t *data = nullptr;   // what is parsed: in.data or copy
+  size_t size = 0;
+  size_t shift = 0;                // bytes added before the input (comma: '['), taken off offsets
+  std::vector<uint8_t> scopes;
+  size_t pos = 0;                  // next byte to read (whitespace, lines, json_seq); next tape index (comma, array)
+  size_t array_end = 0;            // comma, array: the tape index of the top array's end
+  bool started = false;
+  bool finished = false;
+  bool on_tape = false;
+  size_t value_index = tape_view::first;
+  document *into = nullptr; // where the current document goes (next(document&)), else dom.doc
+  size_t begin = 0, end = 0;
+  uint64_t count = 0;
+
+  error fail(error e) {
+    finished = true;
+    e.offset = e.offset >= shift ? e.offset - shift : 0;
+    return e;
+  }
+
+  /** The scalar parser's verdict on [from, to): an error (offset in the input) or success. */
+  error validate_slowly(size_t from, size_t to) {
+    internal::validation_sink sink;
+    internal::scalar_parser<internal::validation_sink> slow(data + from, to - from, options.max_depth, sink, scopes);
+    error e = slow.parse_document();
+    e.offset += from;
+    return e;
+  }
+
+  /** simdjson's DOM parse of [from, to), into the caller's document or the parser's own. */
+  bool dom_parse(size_t from, size_t to, simdjson::dom::parser &with) {
+    simdjson::dom::document &target = into != nullptr ? into->state_->dom : with.doc;
+    dom_error = with.parse_into_document(target, data + from, to - from, false).error();
+    if (into != nullptr) { into->state_->parsed = dom_error == simdjson::SUCCESS; }
+    if (into == nullptr && &with != &dom && dom_error == simdjson::SUCCESS) {
+      std::swap(dom.doc, with.doc); // tape() reads dom.doc
+    }
+    return dom_error == simdjson::SUCCESS;
+  }
+  bool dom_parse(size_t from, size_t to) { return dom_parse(from, to, dom); }
+
+  /** simdjson's DOM counts a scalar in the innermost container as one more level: a document
+   *  the scalar parser found within max_depth is parsed again one level deeper. */
+  bool deep_parse(size_t from, size_t to) {
+    if (dom_error != simdjson::DEPTH_ERROR) { return false; }
+    if (!deep_dom) {
+      auto deep = std::make_unique<simdjson::dom::parser>();
+      if (deep->allocate(simdjson::SIMDJSON_PADDING, size_t(options.max_depth) + 1) != simdjson::SUCCESS) { return false; }
+      deep_dom = std::move(deep);
+    }
+    return dom_parse(from, to, *deep_dom);
+  }
+
+  /** Parses [from, to) as one document: on the tape, or valid but not on it, or an error. */
+  error parse_exactly(size_t from, size_t to) {
+    begin = from;
+    end = to;
+    value_index = tape_view::first;
+    on_tape = dom_parse(from, to);
+    if (on_tape) { return {}; }
+    const error e = validate_slowly(from, to);
+    on_tape = e.ok() && deep_parse(from, to);
+    return e;
+  }
+
+  bool whitespace_only(size_t from, size_t to) const {
+    for (size_t i = from; i < to; i++) {
+      if (!internal::is_json_whitespace(data[i])) { return false; }
+    }
+    return true;
+  }
+
+  result<bool> next_whitespace() {
+    while (pos < size && internal::is_json_whitespace(data[pos])) { pos++; }
+    if (pos >= size) { return false; }
+    const void *newline = std::memchr(data + pos, '\n', size - pos);
+    const size_t line_end = newline ? size_t(static_cast<const uint8_t *>(newline) - data) : size;
+    if (dom_parse(pos, line_end)) {
+      on_tape = true;
+      value_index = tape_view::first;
+      begin = pos;
+      end = line_end;
+      pos = line_end;
+      return true;
+    }
+    // Not exactly one document on this line: find where the next one ends.
+    internal::validation_sink sink;
+    internal::scalar_parser<internal::validation_sink> slow(data, size, options.max_depth, sink, scopes);
+    size_t after = pos;
+    if (error e = slow.parse_stream_document(after); !e.ok()) { return fail(e); }
+    const size_t from = pos;
+    pos = after;
+    if (error e = parse_exactly(from, after); !e.ok()) { return fail(e); }
+    return true;
+  }
+
+  result<bool> next_line() {
+    while (pos < size) {
+      const void *newline = std::memchr(data + pos, '\n', size - pos);
+      const size_t line_end = newline ? size_t(static_cast<const uint8_t *>(newline) - data) : size;
+      const size_t from = pos;
+      pos = newline ? line_end + 1 : size;
+      if (whitespace_only(from, line_end)) { continue; } // a blank line is not a document
+      if (error e = parse_exactly(from, line_end); !e.ok()) { return fail(e); }
+      return true;
+    }
+    return false;
+  }
+
+  result<bool> next_json_seq() {
+    static constexpr uint8_t record_separator = 0x1E;
+    if (!started) {
+      // Before the first RS only white space may come.
+      const void *rs = std::memchr(data, record_separator, size);
+      const size_t first = rs ? size_t(static_cast<const uint8_t *>(rs) - data) : size;
+      for (size_t i = 0; i < first; i++) {
+        if (!internal::is_json_whitespace(data[i])) { return fail({error_code::expected_value, i}); }
+      }
+      pos = first;
+    }
+    while (pos < size) {
+      const size_t from = pos + 1; // past the RS
+      const void *rs = std::memchr(data + from, record_separator, size - from);
+      const size_t to = rs ? size_t(static_cast<const uint8_t *>(rs) - data) : size;
+      pos = to;
+      if (whitespace_only(from, to)) { continue; } // consecutive RS: no document between them
+      if (error e = parse_exactly(from, to); !e.ok()) { return fail(e); }
+      return true;
+    }
+    return false;
+  }
+
+  /** comma and array: the whole input parsed once; each element in turn. */
+  result<bool> next_element() {
+    if (!started) {
+      into = nullptr;
+      if (!dom_parse(0, size)) {
+        error e = validate_slowly(0, size);
+        if (!e.ok() || !deep_parse(0, size)) { return fail(e.ok() ? error{error_code::unsupported_value, 0} : e); }
+      }
+      const tape_view t{dom.doc.tape.get(), dom.doc.string_buf.get()};
+      if (t.kind(tape_view::first) != tape_kind::array) {
+        size_t at = 0;
+        while (at < size && internal::is_json_whitespace(data[at])) { at++; }
+        return fail({error_code::type_mismatch, at});
+      }
+      pos = tape_view::first + 1;
+      array_end = t.next(tape_view::first) - 1;
+      on_tape = true;
+    }
+    if (pos >= array_end) { return false; }
+    value_index = pos;
+    pos = tape_view{dom.doc.tape.get(), dom.doc.string_buf.get()}.next(pos);
+    begin = end = 0; // one tape: the bytes of an element are not tracked
+    return true;
+  }
+};
+
+stream_reader::stream_reader(input in, stream_format format, parser_options options) noexcept
+    : state_(new (std::nothrow) state()) {
+  if (!state_) { return; }
+  state_->in = in;
+  state_->format = format;
+  state_->options = options;
+  if (state_->options.max_depth == 0) { state_->options.max_depth = SIMDBRIDGE_DEFAULT_MAX_DEPTH; }
+  try {
+    if (state_->dom.allocate(simdjson::SIMDJSON_PADDING, state_->options.max_depth) != simdjson::SUCCESS) {
+      state_.reset();
+      return;
+    }
+    if (format == stream_format::comma) {
+      state_->copy.reserve(in.size + 2 + padding);
+      state_->copy.push_back('[');
+      state_->copy.insert(state_->copy.end(), in.data, in.data + in.size);
+      state_->copy.push_back(']');
+      state_->size = state_->copy.size();
+      state_->shift = 1;
+      state_->copy.resize(state_->size + padding, 0);
+      state_->data = state_->copy.data();
+    } else if (in.parsed_in_place() && (in.size == 0 || !internal::continues_token(in.data[in.size]))) {
+      state_->data = in.data;
+      state_->size = in.size;
+    } else {
+      state_->copy.assign(in.data, in.data + in.size);
+      state_->copy.resize(in.size + padding, 0);
+      state_->data = state_->copy.data();
+      state_->size = in.size;
+    }
+  } catch (...) {
+    state_.reset();
+  }
+}
+
+stream_reader::~stream_reader() = default;
+stream_reader::stream_reader(stream_reader &&) noexcept = default;
+stream_reader &stream_reader::operator=(stream_reader &&) noexcept = default;
+
+
+result<bool> stream_reader::next() noexcept {
+  if (state_) { state_->into = nullptr; }
+  return advance();
+}
+
+result<bool> stream_reader::advance() noexcept {
+  if (!state_) { return error{error_code::out_of_memory, 0}; }
+  state &s = *state_;
+  if (s.finished || !s.in.well_formed()) {
+    s.finished = true;
+    return s.in.well_formed() ? result<bool>(false) : result<bool>(error{error_code::invalid_argument, 0});
+  }
+  try {
+    if (!s.started && s.format != stream_format::comma && s.format != stream_format::array) {
+      if (error_code e = internal::leading_bytes_error(s.data, s.size); e != error_code::success) {
+        return s.fail({e, 0});
+      }
+    }
+    result<bool> r(false);
+    switch (s.format) {
+    case stream_format::whitespace: r = s.next_whitespace(); break;
+    case stream_format::lines: r = s.next_line(); break;
+    case stream_format::json_seq: r = s.next_json_seq(); break;
+    case stream_format::comma:
+    case stream_format::array: r = s.next_element(); break;
+    }
+    s.started = true;
+    if (r.ok() && r.value()) {
+      s.count++;
+    } else if (r.ok()) {
+      s.finished = true;
+    }
+    return r;
+  } catch (...) {
+    return s.fail({error_code::out_of_memory, 0});
+  }
+}
+
+result<bool> stream_reader::next(document &into) noexcept {
+  if (!state_ || !into.state_) { return error{error_code::out_of_memory, 0}; }
+  if (state_->format == stream_format::comma || state_->format == stream_format::array) {
+    return error{error_code::invalid_argument, 0};
+  }
+  into.state_->parsed = false;
+  state_->into = &into; // tape() describes it until the next call
+  return advance();
+}
+
+tape_view stream_reader::tape() const noexcept {
+  if (!state_ || !state_->on_tape) { return {}; }
+  if (state_->into != nullptr) { return state_->into->tape(); }
+  return {state_->dom.doc.tape.get(), state_->dom.doc.string_buf.get()};
+}
+
+size_t stream_reader::value_index() const noexcept { return state_ ? state_->value_index : tape_view::first; }
+size_t stream_reader::begin() const noexcept { return state_ ? state_->begin : 0; }
+size_t stream_reader::end() const noexcept { return state_ ? state_->end : 0; }
+uint64_t stream_reader::count() const noexcept { return state_ ? state_->count : 0; }
+
+} // namespace simdbridge

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the extension's files share: Python objects looked up once, the per-thread parser, and
+// the functions each file provides. The extension sees only the core's public API.
+#ifndef SIMDBRIDGE_PYTHON_COMMON_H
+#define SIMDBRIDGE_PYTHON_COMMON_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <cstdint>
+#include <string_view>
+
+#include "simdbridge/document.h"
+#include "simdbridge/parser.h"
+#include "simdbridge/stream.h"
+
+namespace simdbridge::python {
+
+/** Objects looked up once at import (module.cpp). */
+struct module_state {
+  PyObject *json_loads = nullptr;          // json.loads: the fallback and the arbiter of errors
+  PyObject *json_dumps = nullptr;          // json.dumps: for cls=, and the exact text of errors
+  PyObject *json_decode_error = nullptr;   // json.JSONDecodeError
+  PyObject *decode_error = nullptr;        // simdbridge.JSONDecodeError, its subclass
+  PyObject *stream_error = nullptr;        // simdbridge.StreamError, a JSONDecodeError
+};
+extern module_state state;
+
+/** This thread's parser: one per thread, reused. */
+simdbridge::parser &thread_parser();
+
+/** Bytes to parse, from bytes, bytearray, memoryview or str; released when it goes. */
+class input_bytes {
+public:
+  /** False (no exception set) where the object is not one of those, or a str that has no UTF-8 form. */
+  bool acquire(PyObject *obj);
+  ~input_bytes();
+  std::string_view view() const { return {data_, size_}; }
+  /**
+   * The bytes for the parser: read in place where the padding simdjson reads past them lies in
+   * the same memory page as their last byte (so the read cannot fault; its content does not
+   * matter but for the byte right after, which is the NUL that bytes and a str's UTF-8 end in),
+   * copied once otherwise. Saves a copy of the whole input (measured: 5% of loads).
+   */
+  simdbridge::input as_input() const;
+  bool is_str() const { return is_str_; }
+
+private:
+  Py_buffer buffer_{};
+  bool has_buffer_ = false;
+  bool is_str_ = false;
+  const char *data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// builder.cpp: tape to Python objects.
+/** The value at tape index i as new Python objects (the key cache makes dict keys cheap). */
+PyObject *build_value(const tape_view &tape, size_t i);
+/** The index of the value at an RFC 6901 pointer from index i, or SIZE_MAX where there is none. */
+size_t find_pointer(const tape_view &tape, size_t i, std::string_view pointer, bool &bad_pointer);
+
+// errors.cpp: the one place where core errors become Python exceptions.
+/** json.loads(obj, **kwargs), its JSONDecodeError re-raised as simdbridge.JSONDecodeError. */
+PyObject *json_loads_fallback(PyObject *obj, PyObject *kwargs);
+/** A StreamError for document `index` (from 1) at byte `offset` of a stream. */
+PyObject *raise_stream_error(const simdbridge::error &e, uint64_t index, PyObject *input);
+/** ValueError naming a bad JSON Pointer. */
+PyObject *raise_bad_pointer(std::string_view pointer);
+
+// encoder.cpp
+PyObject *dumps(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
+// views.cpp
+bool init_views(PyObject *module);
+/** A view (Object or Array) of the value at i, keeping `owner` (a Document) alive; scalars are built. */
+PyObject *make_view(PyObject *owner, const tape_view &tape, size_t i);
+/** A Document that owns `doc` (moved in), as a new reference; null with an exception set on failure. */
+PyObject *new_document(simdbridge::document &&doc);
+/** A document to parse into: one whose views are gone (its buffers reused), or a new one. */
+simdbridge::document take_document();
+
+// streams.cpp
+bool init_streams(PyObject *module);
+PyObject *loads_many(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *parse_many(PyObject *self, PyObject *args, PyObject *kwargs);
+
+} // namespace simdbridge::python
+
+#endif // SIMDBRIDGE_PYTHON_COMMON_H

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: Apache-2.0
+// dumps(): the text json.dumps gives, for every combination of its arguments.
+//
+// The output is built as UTF-8 in one buffer: floats in the shortest form that round-trips,
+// formatted as float.__repr__ formats it; strings escaped a run at a time. Two rules keep it
+// exactly json's:
+// - the same dispatch: str, None, True, False, int (int.__repr__), float (float.__repr__), list
+//   and tuple, dict, then `default`; with indent=None a list or tuple subclass is read from its
+//   storage (json's C encoder), with an indent it is iterated (json's Python encoder);
+// - an error the encoder itself finds (an object json cannot encode, a NaN with allow_nan=False,
+//   a cycle, a bad key, too deep a nesting) is raised by json.dumps run again on the same
+//   arguments, so that type and message are json's, word for word (they differ between json's
+//   two encoders in 3.11). An exception from `default` or from a comparison goes through as is.
+// cls= and unknown keywords go to json.dumps from the start.
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <cstdlib>
+#include <vector>
+
+#include "common.h"
+
+namespace simdbridge::python {
+
+namespace {
+
+struct options {
+  bool skipkeys = false;
+  bool ensure_ascii = true;
+  bool check_circular = true;
+  bool allow_nan = true;
+  bool sort_keys = false;
+  bool indented = false;
+  std::string indent;
+  std::string item_separator = ", ";
+  std::string key_separator = ": ";
+  PyObject *default_fn = nullptr; // borrowed
+};
+
+/**
+ * The output: a growable byte buffer. reserve() once per value, then unchecked writes (a
+ * std::string's append costs a call and a check per piece: 30% of dumps, measured).
+ */
+class output {
+public:
+  output() : data_(static_cast<char *>(std::malloc(capacity_))) {
+    if (data_ == nullptr) { throw std::bad_alloc(); }
+  }
+  ~output() { std::free(data_); }
+  output(const output &) = delete;
+  output &operator=(const output &) = delete;
+
+  void reserve(size_t more) {
+    if (capacity_ - size_ >= more) { return; }
+    size_t wanted = capacity_ * 2;
+    while (wanted - size_ < more) { wanted *= 2; }
+    char *grown = static_cast<char *>(std::realloc(data_, wanted));
+    if (grown == nullptr) { throw std::bad_alloc(); }
+    data_ = grown;
+    capacity_ = wanted;
+  }
+  /** Unchecked: after reserve(). */
+  void put(char c) { data_[size_++] = c; }
+  void put(const char *p, size_t n) {
+    std::memcpy(data_ + size_, p, n);
+    size_ += n;
+  }
+  /** Checked. */
+  void append(const char *p, size_t n) {
+    reserve(n);
+    put(p, n);
+  }
+  void append(const std::string &s) { append(s.data(), s.size()); }
+  void append(char c) {
+    reserve(1);
+    put(c);
+  }
+  size_t size() const { return size_; }
+  void resize(size_t n) { size_ = n; }
+  const char *data() const { return data_; }
+
+private:
+  size_t capacity_ = 4096;
+  size_t size_ = 0;
+  char *data_;
+};
+
+/** Thrown to leave the encoder: `delegate` when json.dumps must raise the error instead. */
+struct stop {
+  bool delegate;
+};
+
+class encoder {
+public:
+  explicit encoder(const options &o) : o_(o) {}
+
+  void encode(PyObject *obj, int level);
+  const output &text() const { return out_; }
+
+private:
+  void encode_float(double d) {
+    if (!std::isfinite(d)) {
+      if (!o_.allow_nan) { throw stop{true}; }
+      const char *word = std::isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity";
+      out_.append(word, std::strlen(word));
+      return;
+    }
+    out_.reserve(32); // the longest repr: "-2.2250738585072014e-308"
+    append_float_repr(d);
+  }
+
+  /** float.__repr__: shortest round-trip digits, exponent form when the point is <= -4 or > 16. */
+  void append_float_repr(double d) {
+    char buf[40];
+    auto r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+    const char *p = buf;
+    const char *end = r.ptr;
+    if (*p == '-') {
+      out_.put('-');
+      p++;
+    }
+    char digits[24];
+    int n = 0;
+    for (; p < end && *p != 'e'; p++) {
+      if (*p != '.') { digits[n++] = *p; }
+    }
+    int exponent = 0; // d.ddd e exponent; to_chars does not terminate its text: parse [p + 1, end)
+    std::from_chars(p + 1 + (p[1] == '+'), end, exponent);
+    const int point = exponent + 1;        // digits before the decimal point
+    if (point <= -4 || point > 16) {
+      out_.put(digits[0]);
+      if (n > 1) {
+        out_.put('.');
+        out_.put(digits + 1, size_t(n - 1));
+      }
+      const int e = exponent < 0 ? -exponent : exponent;
+      out_.put('e');
+      out_.put(exponent < 0 ? '-' : '+');
+      if (e >= 100) { out_.put(char('0' + e / 100)); }
+      out_.put(char('0' + e / 10 % 10));
+      out_.put(char('0' + e % 10));
+    } else if (point <= 0) {
+      out_.put("0.", 2);
+      for (int z = 0; z < -point; z++) { out_.put('0'); }
+      out_.put(digits, size_t(n));
+    } else if (point >= n) {
+      out_.put(digits, size_t(n));
+      for (int z = 0; z < point - n; z++) { out_.put('0'); }
+      out_.put(".0", 2);
+    } else {
+      out_.put(digits, size_t(point));
+      out_.put('.');
+      out_.put(digits + point, size_t(n - point));
+    }
+  }
+
+  void encode_int(PyObject *obj) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (overflow == 0) {
+      if (v == -1 && PyErr_Occurred()) { throw stop{false}; }
+      out_.reserve(24);
+      char buf[24];
+      auto r = std::to_chars(buf, buf + sizeof buf, v);
+      out_.put(buf, size_t(r.ptr - buf));
+      return;
+    }
+    PyObject *text = PyLong_Type.tp_repr(obj); // int.__repr__, as json
+    if (text == nullptr) { throw stop{false}; }
+    append_ascii_str(text);
+    Py_DECREF(text);
+  }
+
+  void append_ascii_str(PyObject *s) {
+    Py_ssize_t n;
+    const char *utf8 = PyUnicode_AsUTF8AndSize(s, &n);
+    if (utf8 == nullptr) { throw stop{false}; }
+    out_.append(utf8, size_t(n));
+  }
+
+  static char hex(unsigned v) { return "0123456789abcdef"[v & 15]; }
+
+  /** Unchecked: after reserving 6 bytes. */
+  void put_u_escape(uint32_t unit) {
+    const char e[6] = {'\\', 'u', hex(unit >> 12), hex(unit >> 8), hex(unit >> 4), hex(unit)};
+    out_.put(e, 6);
+  }
+
+  /** An ASCII character that needs escaping, escaped (unchecked: 6 bytes reserved). */
+  void put_escaped_ascii(uint32_t c) {
+    switch (c) {
+    case '"': out_.put("\\\"", 2); break;
+    case '\\': out_.put("\\\\", 2); break;
+    case '\n': out_.put("\\n", 2); break;
+    case '\r': out_.put("\\r", 2); break;
+    case '\t': out_.put("\\t", 2); break;
+    case '\b': out_.put("\\b", 2); break;
+    case '\f': out_.put("\\f", 2); break;
+    default: put_u_escape(c); break; // the other controls, and DEL where ensure_ascii
+    }
+  }
+
+  bool needs_escape(uint32_t c) const { return c < 0x20 || c == '"' || c == '\\' || (c == 0x7f && o_.ensure_ascii); }
+
+  /**
+   * The bytes of 8 ASCII characters that need an escape, as a mask of each byte's top bit:
+   * controls (< 0x20), '"', '\\', and DEL (0x7f) where ensure_ascii.
+   */
+  uint64_t escapes_in(uint64_t w) const {
+    constexpr uint64_t ones = 0x0101010101010101ULL, top = 0x8080808080808080ULL;
+    auto zero_bytes = [](uint64_t v) { return (v - ones) & ~v & top; };
+    uint64_t m = ((w - ones * 0x20) & ~w & top) | zero_bytes(w ^ (ones * '"')) | zero_bytes(w ^ (ones * '\\'));
+    if (o_.ensure_ascii) { m |= zero_bytes(w ^ (ones * 0x7f)); }
+    return m;
+  }
+
+  void encode_string(PyObject *s) {
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    if (PyUnicode_IS_ASCII(s)) {
+      // Runs with no character to escape go in with one copy; 8 bytes are checked at a time.
+      const char *chars = static_cast<const char *>(PyUnicode_DATA(s));
+      out_.reserve(size_t(n) * 6 + 2);
+      out_.put('"');
+      size_t run = 0, i = 0;
+      while (i < size_t(n)) {
+        if (i + 8 <= size_t(n)) {
+          uint64_t w;
+          std::memcpy(&w, chars + i, 8);
+          if (escapes_in(w) == 0) {
+            i += 8;
+            continue;
+          }
+        }
+        const uint32_t c = static_cast<unsigned char>(chars[i]);
+        if (needs_escape(c)) {
+          out_.put(chars + run, i - run);
+          put_escaped_ascii(c);
+          run = i + 1;
+        }
+        i++;
+      }
+      out_.put(chars + run, size_t(n) - run);
+      out_.put('"');
+      return;
+    }
+    switch (PyUnicode_KIND(s)) {
+    case PyUnicode_1BYTE_KIND: encode_wide(PyUnicode_1BYTE_DATA(s), size_t(n)); break;
+    case PyUnicode_2BYTE_KIND: encode_wide(PyUnicode_2BYTE_DATA(s), size_t(n)); break;
+    default: encode_wide(PyUnicode_4BYTE_DATA(s), size_t(n)); break;
+    }
+  }
+
+  /** A str that is not ASCII: escaped to \uXXXX (ensure_ascii) or written as UTF-8. */
+  template <typename Char> void encode_wide(const Char *chars, size_t n) {
+    out_.reserve(n * 12 + 2); // at most two \uXXXX per character
+    out_.put('"');
+    for (size_t i = 0; i < n; i++) {
+      const uint32_t c = chars[i];
+      if (c < 0x80) {
+        if (needs_escape(c)) {
+          put_escaped_ascii(c);
+        } else {
+          out_.put(char(c));
+        }
+      } else if (o_.ensure_ascii) {
+        if (c >= 0x10000) {
+          const uint32_t v = c - 0x10000;
+          put_u_escape(0xD800 | (v >> 10));
+          put_u_escape(0xDC00 | (v & 0x3FF));
+        } else {
+          put_u_escape(c);
+        }
+      } else if (c < 0x800) {
+        // UTF-8; a lone surrogate in its generalized form, decoded back with surrogatepass.
+        out_.put(char(0xC0 | (c >> 6)));
+        out_.put(char(0x80 | (c & 0x3F)));
+      } else if (c < 0x10000) {
+        out_.put(char(0xE0 | (c >> 12)));
+        out_.put(char(0x80 | ((c >> 6) & 0x3F)));
+        out_.put(char(0x80 | (c & 0x3F)));
+      } else {
+        out_.put(char(0xF0 | (c >> 18)));
+        out_.put(char(0x80 | ((c >> 12) & 0x3F)));
+        out_.put(char(0x80 | ((c >> 6) & 0x3F)));
+        out_.put(char(0x80 | (c & 0x3F)));
+      }
+    }
+    out_.put('"');
+  }
+
+  void newline(int level) {
+    out_.append('\n');
+    for (int i = 0; i < level; i++) { out_.append(o_.indent); }
+  }
+
+  /**
+   * Enters a container: the circular check and the recursion limit (json's own message). The
+   * containers being encoded are a stack, searched from the top: a nesting is rarely deep, and
+   * a search of a few pointers costs less than a hash set's insert and erase.
+   */
+  void enter(PyObject *container) {
+    if (o_.check_circular) {
+      for (PyObject *open : open_) {
+        if (open == container) { throw stop{true}; }
+      }
+      open_.push_back(container);
+    }
+    if (Py_EnterRecursiveCall(" while encoding a JSON object")) {
+      if (o_.check_circular) { open_.pop_back(); }
+      throw stop{true};
+    }
+  }
+
+  void leave(PyObject *) {
+    Py_LeaveRecursiveCall();
+    if (o_.check_circular) { open_.pop_back(); }
+  }
+
+  void encode_sequence(PyObject *seq, int level) {
+    // json's C encoder (indent=None) reads a list's or tuple's storage; its Python encoder
+    // (with an indent) iterates it, which a subclass may override.
+    PyObject *items = (o_.indented && !PyList_CheckExact(seq) && !PyTuple_CheckExact(seq))
+                          ? PySequence_List(seq)
+                          : PySequence_Fast(seq, "_iterencode_list needs a sequence");
+    if (items == nullptr) { throw stop{false}; }
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    if (n == 0) {
+      Py_DECREF(items);
+      out_.append("[]", 2);
+      return;
+    }
+    enter(seq);
+    out_.append('[');
+    try {
+      for (Py_ssize_t i = 0; i < n; i++) {
+        if (i > 0) { out_.append(o_.item_separator); }
+        if (o_.indented) { newline(level + 1); }
+        encode(PySequence_Fast_GET_ITEM(items, i), level + 1);
+      }
+    } catch (...) {
+      Py_DECREF(items);
+      leave(seq);
+      throw;
+    }
+    Py_DECREF(items);
+    leave(seq);
+    if (o_.indented) { newline(level); }
+    out_.append(']');
+  }
+
+  /** A dict key as json writes it: false where skipkeys skips it. */
+  bool encode_key(PyObject *key) {
+    if (PyUnicode_Check(key)) {
+      encode_string(key);
+    } else if (PyFloat_Check(key)) {
+      out_.append('"');
+      encode_float(PyFloat_AS_DOUBLE(key));
+      out_.append('"');
+    } else if (key == Py_True || key == Py_False || key == Py_None) {
+      const char *word = key == Py_True ? "\"true\"" : key == Py_False ? "\"false\"" : "\"null\"";
+      out_.append(word, std::strlen(word));
+    } else if (PyLong_Check(key)) {
+      out_.append('"');
+      encode_int(key);
+      out_.append('"');
+    } else if (o_.skipkeys) {
+      return false;
+    } else {
+      throw stop{true}; // "keys must be str, int, float, bool or None, not ..."
+    }
+    return true;
+  }
+
+  void encode_dict(PyObject *dict, int level) {
+    if (PyDict_GET_SIZE(dict) == 0) {
+      out_.append("{}", 2);
+      return;
+    }
+    enter(dict);
+    out_.append('{');
+    bool first = true;
+    auto member = [&](PyObject *key, PyObject *value) {
+      const size_t mark = out_.size();
+      if (!first) { out_.append(o_.item_separator); }
+      if (o_.indented) { newline(level + 1); }
+      if (!encode_key(key)) {
+        out_.resize(mark);
+        return;
+      }
+      out_.append(o_.key_separator);
+      encode(value, level + 1);
+      first = false;
+    };
+    try {
+      if (PyDict_CheckExact(dict) && !o_.sort_keys) {
+        Py_ssize_t pos = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(dict, &pos, &key, &value)) {
+          Py_INCREF(key);
+          Py_INCREF(value);
+          try {
+            member(key, value);
+          } catch (...) {
+            Py_DECREF(key);
+            Py_DECREF(value);
+            throw;
+          }
+          Py_DECREF(key);
+          Py_DECREF(value);
+        }
+      } else {
+        PyObject *items = PyMapping_Items(dict); // a subclass's items(), as json
+        if (items == nullptr || (o_.sort_keys && PyList_Sort(items) < 0)) {
+          Py_XDECREF(items);
+          throw stop{false};
+        }
+        try {
+          for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); i++) {
+            PyObject *pair = PyList_GET_ITEM(items, i);
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) { throw stop{true}; }
+            member(PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1));
+          }
+        } catch (...) {
+          Py_DECREF(items);
+          throw;
+        }
+        Py_DECREF(items);
+      }
+    } catch (...) {
+      leave(dict);
+      throw;
+    }
+    leave(dict);
+    if (o_.indented && !first) { newline(level); }
+    out_.append('}');
+  }
+
+  const options &o_;
+  output out_;
+  std::vector<PyObject *> open_; // the containers being encoded, for the circular check
+};
+
+void encoder::encode(PyObject *obj, int level) {
+  if (PyUnicode_Check(obj)) {
+    encode_string(obj);
+  } else if (obj == Py_None) {
+    out_.append("null", 4);
+  } else if (obj == Py_True) {
+    out_.append("true", 4);
+  } else if (obj == Py_False) {
+    out_.append("false", 5);
+  } else if (PyLong_Check(obj)) {
+    encode_int(obj);
+  } else if (PyFloat_Check(obj)) {
+    encode_float(PyFloat_AS_DOUBLE(obj));
+  } else if (PyList_Check(obj) || PyTuple_Check(obj)) {
+    encode_sequence(obj, level);
+  } else if (PyDict_Check(obj)) {
+    encode_dict(obj, level);
+  } else {
+    if (o_.default_fn == nullptr || o_.default_fn == Py_None) { throw stop{true}; } // not serializable
+    enter(obj);
+    PyObject *converted = PyObject_CallOneArg(o_.default_fn, obj);
+    if (converted == nullptr) {
+      leave(obj);
+      throw stop{false}; // default's own exception
+    }
+    try {
+      encode(converted, level);
+    } catch (...) {
+      Py_DECREF(converted);
+      leave(obj);
+      throw;
+    }
+    Py_DECREF(converted);
+    leave(obj);
+  }
+}
+
+PyObject *call_json_dumps(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  return PyObject_Vectorcall(state.json_dumps, args, size_t(nargs), kwnames);
+}
+
+bool is_true(PyObject *v, bool &out) {
+  const int t = PyObject_IsTrue(v);
+  if (t < 0) { return false; }
+  out = t != 0;
+  return true;
+}
+
+} // namespace
+
+PyObject *dumps(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  if (nargs != 1) { return call_json_dumps(args, nargs, kwnames); } // json's own TypeError
+  options o;
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  PyObject *indent = Py_None;
+  PyObject *separators = Py_None;
+  for (Py_ssize_t k = 0; k < nkw; k++) {
+    const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+    PyObject *v = args[nargs + k];
+    if (name == nullptr) { return nullptr; }
+    bool ok = true;
+    if (std::strcmp(name, "skipkeys") == 0) {
+      ok = is_true(v, o.skipkeys);
+    } else if (std::strcmp(name, "ensure_ascii") == 0) {
+      ok = is_true(v, o.ensure_ascii);
+    } else if (std::strcmp(name, "check_circular") == 0) {
+      ok = is_true(v, o.check_circular);
+    } else if (std::strcmp(name, "allow_nan") == 0) {
+      ok = is_true(v, o.allow_nan);
+    } else if (std::strcmp(name, "sort_keys") == 0) {
+      ok = is_true(v, o.sort_keys);
+    } else if (std::strcmp(name, "indent") == 0) {
+      indent = v;
+    } else if (std::strcmp(name, "separators") == 0) {
+      separators = v;
+    } else if (std::strcmp(name, "default") == 0) {
+      o.default_fn = v;
+    } else if (std::strcmp(name, "cls") == 0 && v == Py_None) {
+      continue;
+    } else {
+      return call_json_dumps(args, nargs, kwnames); // cls=, or what json passes to its encoder
+    }
+    if (!ok) { return nullptr; }
+  }
+  if (indent != Py_None) {
+    o.indented = true;
+    o.item_separator = ",";
+    if (PyUnicode_Check(indent)) {
+      Py_ssize_t n;
+      const char *s = PyUnicode_AsUTF8AndSize(indent, &n);
+      if (s == nullptr) { return nullptr; }
+      o.indent.assign(s, size_t(n));
+    } else if (PyLong_Check(indent)) {
+      const long spaces = PyLong_AsLong(indent); // json: ' ' * indent
+      if (spaces == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return call_json_dumps(args, nargs, kwnames);
+      }
+      o.indent.assign(size_t(spaces > 0 ? spaces : 0), ' ');
+    } else {
+      return call_json_dumps(args, nargs, kwnames);
+    }
+  }
+  if (separators != Py_None) {
+    if (!PyTuple_Check(separators) || PyTuple_GET_SIZE(separators) != 2 ||
+        !PyUnicode_Check(PyTuple_GET_ITEM(separators, 0)) || !PyUnicode_Check(PyTuple_GET_ITEM(separators, 1))) {
+      return call_json_dumps(args, nargs, kwnames);
+    }
+    Py_ssize_t n;
+    const char *item = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(separators, 0), &n);
+    if (item == nullptr) { return nullptr; }
+    o.item_separator.assign(item, size_t(n));
+    const char *key = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(separators, 1), &n);
+    if (key == nullptr) { return nullptr; }
+    o.key_separator.assign(key, size_t(n));
+  }
+  encoder e(o);
+  try {
+    e.encode(args[0], 0);
+  } catch (const stop &s) {
+    if (s.delegate) {
+      PyErr_Clear();
+      return call_json_dumps(args, nargs, kwnames); // json raises its own exception, word for word
+    }
+    return nullptr;
+  } catch (const std::bad_alloc &) {
+    return PyErr_NoMemory();
+  }
+  const output &text = e.text();
+  if (o.ensure_ascii) {
+    PyObject *s = PyUnicode_New(Py_ssize_t(text.size()), 127);
+    if (s != nullptr) { std::memcpy(PyUnicode_1BYTE_DATA(s), text.data(), text.size()); }
+    return s;
+  }
+  return PyUnicode_DecodeUTF8(text.data(), Py_ssize_t(text.size()), "surrogatepass");
+}
+
+} // namespace simdbridge::python

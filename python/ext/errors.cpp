@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// The one place where errors become Python exceptions. loads() leaves everything it does not
+// read itself to json.loads, whose JSONDecodeError (message, line, column, position) is raised
+// again as simdbridge.JSONDecodeError; a stream's error names its document and byte offset.
+#include <string>
+
+#include "common.h"
+
+namespace simdbridge::python {
+
+PyObject *json_loads_fallback(PyObject *obj, PyObject *kwargs) {
+  // json.loads takes str, bytes and bytearray; a memoryview's bytes read the same.
+  PyObject *arg = PyMemoryView_Check(obj) ? PyBytes_FromObject(obj) : (Py_INCREF(obj), obj);
+  if (arg == nullptr) { return nullptr; }
+  PyObject *args = PyTuple_Pack(1, arg);
+  Py_DECREF(arg);
+  if (args == nullptr) { return nullptr; }
+  PyObject *result = PyObject_Call(state.json_loads, args, kwargs);
+  Py_DECREF(args);
+  if (result != nullptr || !PyErr_ExceptionMatches(state.json_decode_error)) { return result; }
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  PyErr_NormalizeException(&type, &value, &traceback);
+  PyObject *msg = PyObject_GetAttrString(value, "msg");
+  PyObject *doc = PyObject_GetAttrString(value, "doc");
+  PyObject *pos = PyObject_GetAttrString(value, "pos");
+  if (msg != nullptr && doc != nullptr && pos != nullptr) {
+    PyObject *ours = PyObject_CallFunctionObjArgs(state.decode_error, msg, doc, pos, nullptr);
+    if (ours != nullptr) {
+      PyErr_SetObject(state.decode_error, ours);
+      Py_DECREF(ours);
+    }
+  } else {
+    PyErr_Restore(type, value, traceback);
+    type = value = traceback = nullptr;
+  }
+  Py_XDECREF(msg);
+  Py_XDECREF(doc);
+  Py_XDECREF(pos);
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(traceback);
+  return nullptr;
+}
+
+PyObject *raise_stream_error(const simdbridge::error &e, uint64_t index, PyObject *input) {
+  if (e.code == error_code::out_of_memory) { return PyErr_NoMemory(); }
+  const std::string message = std::string(e.message()) + " at byte " + std::to_string(e.offset);
+  PyObject *exc = PyObject_CallFunction(state.stream_error, "sOKK", message.c_str(), input,
+                                        (unsigned long long)e.offset, (unsigned long long)index);
+  if (exc != nullptr) {
+    PyErr_SetObject(state.stream_error, exc);
+    Py_DECREF(exc);
+  }
+  return nullptr;
+}
+
+PyObject *raise_bad_pointer(std::string_view pointer) {
+  PyErr_Format(PyExc_ValueError, "invalid JSON Pointer (RFC 6901): %.200s", std::string(pointer).c_str());
+  return nullptr;
+}
+
+} // namespace simdbridge::python

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: Apache-2.0
+// simdbridge._core: the compiled half of the package. Its public face is src/simdbridge.
+#include <cstring>
+
+#include "common.h"
+
+namespace simdbridge::python {
+
+module_state state;
+
+namespace {
+
+/** Per thread: the parser, and the document loads() builds from (reused). */
+struct thread_state {
+  simdbridge::parser parser;
+  simdbridge::document document;
+  bool building = false; // a finalizer may call loads() again while objects are being built
+};
+
+thread_local thread_state per_thread;
+
+/** Inputs this size or larger are parsed with the GIL released. */
+constexpr size_t release_gil_from = 4096;
+
+simdbridge::error parse_into(simdbridge::parser &p, const input_bytes &in, simdbridge::document &doc) {
+  if (in.view().size() < release_gil_from) { return p.parse(in.as_input(), doc); }
+  simdbridge::error e;
+  Py_BEGIN_ALLOW_THREADS e = p.parse(in.as_input(), doc);
+  Py_END_ALLOW_THREADS return e;
+}
+
+/** True where every keyword argument is None: json.loads's fast path has no hook to honour. */
+bool only_none_keywords(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  const Py_ssize_t n = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < n; k++) {
+    if (args[nargs + k] != Py_None) { return false; }
+  }
+  return true;
+}
+
+PyObject *keywords_dict(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  PyObject *kwargs = PyDict_New();
+  const Py_ssize_t n = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; kwargs && k < n; k++) {
+    if (PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, k), args[nargs + k]) < 0) { Py_CLEAR(kwargs); }
+  }
+  return kwargs;
+}
+
+PyObject *loads(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  if (nargs != 1 || !only_none_keywords(args, nargs, kwnames)) {
+    // Hooks, cls, or a wrong call: json.loads does it all, its errors re-raised as ours.
+    if (nargs != 1) { return PyObject_Vectorcall(state.json_loads, args, size_t(nargs), kwnames); }
+    PyObject *kwargs = keywords_dict(args, nargs, kwnames);
+    if (kwargs == nullptr) { return nullptr; }
+    PyObject *r = json_loads_fallback(args[0], kwargs);
+    Py_DECREF(kwargs);
+    return r;
+  }
+  PyObject *obj = args[0];
+  input_bytes in;
+  if (!in.acquire(obj)) { return json_loads_fallback(obj, nullptr); }
+  thread_state &t = per_thread;
+  simdbridge::document nested;
+  simdbridge::document &doc = t.building ? nested : t.document;
+  if (!parse_into(t.parser, in, doc).ok()) {
+    // Invalid, or valid JSON for json that simdjson does not take (NaN, integers past 64 bits,
+    // a byte order mark, UTF-16, ...): json.loads decides, word for word.
+    return json_loads_fallback(obj, nullptr);
+  }
+  const bool was_building = t.building;
+  t.building = true;
+  PyObject *result = build_value(doc.tape(), tape_view::first);
+  t.building = was_building;
+  return result;
+}
+
+PyObject *parse(PyObject *, PyObject *obj) {
+  input_bytes in;
+  if (!in.acquire(obj)) { return json_loads_fallback(obj, nullptr); }
+  simdbridge::document doc = take_document();
+  const simdbridge::error e = parse_into(per_thread.parser, in, doc);
+  if (e.code == error_code::unsupported_value || !e.ok()) {
+    // Not on a tape (integers past 64 bits, ...): json.loads's plain objects; invalid: its error.
+    return json_loads_fallback(obj, nullptr);
+  }
+  const tape_view tape = doc.tape();
+  PyObject *owner = new_document(std::move(doc));
+  if (owner == nullptr) { return nullptr; }
+  PyObject *view = make_view(owner, tape, tape_view::first);
+  Py_DECREF(owner);
+  return view;
+}
+
+/** checksum(data, *, stream=False): ../shared/spec/checksum.md of a document or a stream. */
+PyObject *checksum(PyObject *, PyObject *args, PyObject *kwargs) {
+  static const char *keywords[] = {"data", "stream", nullptr};
+  PyObject *data;
+  int stream = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$p", const_cast<char **>(keywords), &data, &stream)) {
+    return nullptr;
+  }
+  input_bytes in;
+  if (!in.acquire(data)) {
+    if (!PyErr_Occurred()) {
+      PyErr_Format(PyExc_TypeError, "the JSON data must be str, bytes, bytearray or memoryview, not %.100s",
+                   Py_TYPE(data)->tp_name);
+    }
+    return nullptr;
+  }
+  simdbridge::parser &p = per_thread.parser;
+  simdbridge::result<uint64_t> r(uint64_t(0));
+  Py_BEGIN_ALLOW_THREADS r = stream ? p.checksum_stream(in.as_input()) : p.checksum(in.as_input());
+  Py_END_ALLOW_THREADS
+  if (!r.ok()) { return raise_stream_error(r.error(), 1, data); }
+  return PyLong_FromUnsignedLongLong(r.value());
+}
+
+PyObject *configure(PyObject *, PyObject *args) {
+  PyObject *decode_error, *stream_error;
+  if (!PyArg_ParseTuple(args, "OO", &decode_error, &stream_error)) { return nullptr; }
+  Py_XSETREF(state.decode_error, Py_NewRef(decode_error));
+  Py_XSETREF(state.stream_error, Py_NewRef(stream_error));
+  Py_RETURN_NONE;
+}
+
+PyObject *versions(PyObject *, PyObject *) {
+  return Py_BuildValue("{ssssss}", "simdbridge", simdbridge::version(), "simdjson", simdbridge::simdjson_version(),
+                       "simdjson_implementation", simdbridge::simd_implementation());
+}
+
+PyMethodDef methods[] = {
+    {"loads", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(loads)), METH_FASTCALL | METH_KEYWORDS,
+     "loads(s, **kw): what json.loads(s, **kw) returns."},
+    {"dumps", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dumps)), METH_FASTCALL | METH_KEYWORDS,
+     "dumps(obj, **kw): what json.dumps(obj, **kw) returns."},
+    {"parse", parse, METH_O, "parse(data): a lazy view (Object or Array) of a document, or its scalar."},
+    {"loads_many", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(loads_many)),
+     METH_VARARGS | METH_KEYWORDS, "loads_many(data, format='whitespace', fields=None, default=None)."},
+    {"parse_many", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(parse_many)),
+     METH_VARARGS | METH_KEYWORDS, "parse_many(data, format='whitespace', fields=None, default=None)."},
+    {"checksum", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(checksum)), METH_VARARGS | METH_KEYWORDS,
+     "checksum(data, *, stream=False): the checksum of ../shared/spec/checksum.md, of one document or of a\n"
+     "stream of documents separated by white space. Raises StreamError with the byte offset."},
+    {"_configure", configure, METH_VARARGS, "Sets the exception classes (JSONDecodeError, StreamError)."},
+    {"versions", versions, METH_NOARGS, "The simdbridge and simdjson versions, and simdjson's kernel."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "simdbridge._core", "simdbridge's compiled core.", -1, methods,
+                          nullptr, nullptr, nullptr, nullptr};
+
+} // namespace
+
+simdbridge::parser &thread_parser() { return per_thread.parser; }
+
+bool input_bytes::acquire(PyObject *obj) {
+  if (PyBytes_Check(obj)) {
+    data_ = PyBytes_AS_STRING(obj);
+    size_ = size_t(PyBytes_GET_SIZE(obj));
+    return true;
+  }
+  if (PyUnicode_Check(obj)) {
+    Py_ssize_t n;
+    const char *utf8 = PyUnicode_AsUTF8AndSize(obj, &n);
+    if (utf8 == nullptr) { // lone surrogates: no UTF-8 form
+      PyErr_Clear();
+      return false;
+    }
+    data_ = utf8;
+    size_ = size_t(n);
+    is_str_ = true;
+    return true;
+  }
+  if (PyByteArray_Check(obj) || PyMemoryView_Check(obj)) {
+    // The export keeps a bytearray from being resized while it is read.
+    if (PyObject_GetBuffer(obj, &buffer_, PyBUF_SIMPLE) < 0) {
+      PyErr_Clear();
+      return false;
+    }
+    has_buffer_ = true;
+    data_ = static_cast<const char *>(buffer_.buf);
+    size_ = size_t(buffer_.len);
+    return true;
+  }
+  return false;
+}
+
+simdbridge::input input_bytes::as_input() const {
+  constexpr uintptr_t page = 4096; // a divisor of every page size
+  const uintptr_t end = reinterpret_cast<uintptr_t>(data_) + size_;
+  const bool nul_terminated = !has_buffer_; // bytes, and a str's UTF-8; not a bytearray's view
+  if (nul_terminated && size_ > 0 && (end & (page - 1)) + simdbridge::padding <= page) {
+    return simdbridge::input::padded(data_, size_, size_ + simdbridge::padding);
+  }
+  return simdbridge::input::copy_of(data_, size_);
+}
+
+input_bytes::~input_bytes() {
+  if (has_buffer_) { PyBuffer_Release(&buffer_); }
+}
+
+} // namespace simdbridge::python
+
+PyMODINIT_FUNC PyInit__core() {
+  using namespace simdbridge::python;
+  PyObject *module = PyModule_Create(&module_def);
+  if (module == nullptr) { return nullptr; }
+  PyObject *json = PyImport_ImportModule("json");
+  if (json == nullptr) {
+    Py_DECREF(module);
+    return nullptr;
+  }
+  state.json_loads = PyObject_GetAttrString(json, "loads");
+  state.json_dumps = PyObject_GetAttrString(json, "dumps");
+  state.json_decode_error = PyObject_GetAttrString(json, "JSONDecodeError");
+  Py_DECREF(json);
+  // Until _configure sets them, json's own class serves.
+  state.decode_error = Py_XNewRef(state.json_decode_error);
+  state.stream_error = Py_XNewRef(state.json_decode_error);
+  if (!state.json_loads || !state.json_dumps || !state.json_decode_error || !init_views(module) ||
+      !init_streams(module)) {
+    Py_DECREF(module);
+    return nullptr;
+  }
+  return module;
+}

@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: Apache-2.0
+// Lazy read-only views of a parsed document: Object (a Mapping) and Array (a Sequence). A view
+// holds its Document, which owns the tape, so it stays valid while other documents are parsed
+// and for as long as it is referenced. Values are made when they are asked for; containers
+// come back as views. An object's member lookup scans its members (as simdjson's at_key does),
+// until an object of more than 16 members has been asked for a fifth key: then a hash index
+// serves the rest; an array's element access walks, or uses an index of element
+// positions made at the first access by position.
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common.h"
+
+namespace simdbridge::python {
+
+namespace {
+
+struct document_object {
+  PyObject_HEAD
+  simdbridge::document doc;
+};
+
+/** The members of an object: first position, last value (dict semantics for duplicate keys). */
+struct member_index {
+  std::vector<std::pair<std::string_view, size_t>> members; // key, value's tape index
+  std::unordered_map<std::string_view, size_t> positions;   // key -> position in members
+};
+
+struct object_view {
+  PyObject_HEAD
+  PyObject *owner; // the Document
+  tape_view tape;
+  size_t index;
+  member_index *members; // made when first needed
+  uint32_t lookups;      // lookups by key so far, while there is no index
+};
+
+struct array_view {
+  PyObject_HEAD
+  PyObject *owner;
+  tape_view tape;
+  size_t index;
+  std::vector<size_t> *elements; // tape positions, made at the first access by position
+};
+
+struct view_iterator {
+  PyObject_HEAD
+  PyObject *view;  // the Object or Array iterated
+  size_t position; // Object: the next member; Array: the next tape index
+  int what;        // 0 keys, 1 values, 2 items (Object); 0 elements (Array)
+};
+
+PyTypeObject DocumentType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+PyTypeObject ObjectType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+PyTypeObject ArrayType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+PyTypeObject ObjectIteratorType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+PyTypeObject ArrayIteratorType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+PyObject *keys_view_type = nullptr;   // collections.abc.KeysView
+PyObject *items_view_type = nullptr;  // collections.abc.ItemsView
+PyObject *values_view_type = nullptr; // collections.abc.ValuesView
+
+// ------------------------------------------------------------------------------------------
+
+/** Documents whose views are all gone, kept for the next parse (their buffers are reused:
+ *  no allocation, no page faults). Touched with the GIL held only. */
+std::vector<simdbridge::document> spare_documents;
+constexpr size_t max_spare_documents = 2;
+constexpr size_t max_spare_capacity = size_t(64) << 20; // a bigger one goes back to the system
+
+void document_dealloc(PyObject *self) {
+  simdbridge::document &doc = reinterpret_cast<document_object *>(self)->doc;
+  const size_t capacity = doc.capacity();
+  if (spare_documents.size() < max_spare_documents && capacity > 0 && capacity <= max_spare_capacity) {
+    try {
+      spare_documents.push_back(std::move(doc));
+    } catch (...) { // out of memory: the document is freed instead
+    }
+  }
+  doc.~document();
+  Py_TYPE(self)->tp_free(self);
+}
+
+member_index &members_of(object_view *v) {
+  if (v->members == nullptr) {
+    auto *m = new member_index();
+    const tape_view &t = v->tape;
+    for (size_t j = v->index + 1; t.kind(j) != tape_kind::object_end; j = t.next(j + 1)) {
+      const std::string_view key = t.string(j);
+      auto [it, inserted] = m->positions.emplace(key, m->members.size());
+      if (inserted) {
+        m->members.emplace_back(key, j + 1);
+      } else {
+        m->members[it->second].second = j + 1; // a later duplicate: its value wins
+      }
+    }
+    v->members = m;
+  }
+  return *v->members;
+}
+
+/** The tape index of `key`'s value, or SIZE_MAX. */
+size_t object_find(object_view *v, std::string_view key) {
+  const tape_view &t = v->tape;
+  if (v->members == nullptr && (t.count(v->index) <= 16 || ++v->lookups <= 4)) {
+    size_t found = SIZE_MAX;
+    for (size_t j = v->index + 1; t.kind(j) != tape_kind::object_end; j = t.next(j + 1)) {
+      if (t.string(j) == key) { found = j + 1; }
+    }
+    return found;
+  }
+  member_index &m = members_of(v);
+  auto it = m.positions.find(key);
+  return it == m.positions.end() ? SIZE_MAX : m.members[it->second].second;
+}
+
+std::vector<size_t> &elements_of(array_view *v) {
+  if (v->elements == nullptr) {
+    auto *e = new std::vector<size_t>();
+    const tape_view &t = v->tape;
+    for (size_t j = v->index + 1; t.kind(j) != tape_kind::array_end; j = t.next(j)) { e->push_back(j); }
+    v->elements = e;
+  }
+  return *v->elements;
+}
+
+Py_ssize_t object_length(PyObject *self) {
+  auto *v = reinterpret_cast<object_view *>(self);
+  return Py_ssize_t(members_of(v).members.size());
+}
+
+PyObject *object_subscript(PyObject *self, PyObject *key) {
+  auto *v = reinterpret_cast<object_view *>(self);
+  if (!PyUnicode_Check(key)) {
+    PyErr_SetObject(PyExc_KeyError, key);
+    return nullptr;
+  }
+  Py_ssize_t n;
+  const char *utf8 = PyUnicode_AsUTF8AndSize(key, &n);
+  if (utf8 == nullptr) { // a lone surrogate: no key of a parsed document has one
+    PyErr_Clear();
+    PyErr_SetObject(PyExc_KeyError, key);
+    return nullptr;
+  }
+  const size_t at = object_find(v, std::string_view(utf8, size_t(n)));
+  if (at == SIZE_MAX) {
+    PyErr_SetObject(PyExc_KeyError, key);
+    return nullptr;
+  }
+  return make_view(v->owner, v->tape, at);
+}
+
+int object_contains(PyObject *self, PyObject *key) {
+  if (!PyUnicode_Check(key)) { return 0; }
+  Py_ssize_t n;
+  const char *utf8 = PyUnicode_AsUTF8AndSize(key, &n);
+  if (utf8 == nullptr) {
+    PyErr_Clear();
+    return 0;
+  }
+  return object_find(reinterpret_cast<object_view *>(self), std::string_view(utf8, size_t(n))) != SIZE_MAX;
+}
+
+PyObject *new_iterator(PyTypeObject *type, PyObject *view, size_t position, int what) {
+  auto *it = PyObject_New(view_iterator, type);
+  if (it == nullptr) { return nullptr; }
+  Py_INCREF(view);
+  it->view = view;
+  it->position = position;
+  it->what = what;
+  return reinterpret_cast<PyObject *>(it);
+}
+
+PyObject *object_iter(PyObject *self) { return new_iterator(&ObjectIteratorType, self, 0, 0); }
+
+PyObject *key_str(std::string_view key) { return PyUnicode_DecodeUTF8(key.data(), Py_ssize_t(key.size()), "strict"); }
+
+PyObject *object_iternext(PyObject *self) {
+  auto *it = reinterpret_cast<view_iterator *>(self);
+  auto *v = reinterpret_cast<object_view *>(it->view);
+  member_index &m = members_of(v);
+  if (it->position >= m.members.size()) { return nullptr; }
+  const auto &[key, value_index] = m.members[it->position++];
+  if (it->what == 0) { return key_str(key); }
+  PyObject *value = make_view(v->owner, v->tape, value_index);
+  if (it->what == 1 || value == nullptr) { return value; }
+  PyObject *k = key_str(key);
+  if (k == nullptr) {
+    Py_DECREF(value);
+    return nullptr;
+  }
+  PyObject *pair = PyTuple_Pack(2, k, value);
+  Py_DECREF(k);
+  Py_DECREF(value);
+  return pair;
+}
+
+PyObject *iterator_self(PyObject *self) {
+  Py_INCREF(self);
+  return self;
+}
+
+void iterator_dealloc(PyObject *self) {
+  Py_XDECREF(reinterpret_cast<view_iterator *>(self)->view);
+  PyObject_Free(self);
+}
+
+PyObject *object_get(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs < 1 || nargs > 2) {
+    PyErr_SetString(PyExc_TypeError, "get expected 1 or 2 arguments");
+    return nullptr;
+  }
+  PyObject *value = object_subscript(self, args[0]);
+  if (value == nullptr && PyErr_ExceptionMatches(PyExc_KeyError)) {
+    PyErr_Clear();
+    PyObject *fallback = nargs == 2 ? args[1] : Py_None;
+    Py_INCREF(fallback);
+    return fallback;
+  }
+  return value;
+}
+
+PyObject *object_keys(PyObject *self, PyObject *) { return PyObject_CallOneArg(keys_view_type, self); }
+PyObject *object_items(PyObject *self, PyObject *) { return PyObject_CallOneArg(items_view_type, self); }
+PyObject *object_values(PyObject *self, PyObject *) { return PyObject_CallOneArg(values_view_type, self); }
+
+PyObject *view_materialize(PyObject *self, PyObject *) {
+  // Object and Array share their first fields' layout.
+  auto *v = reinterpret_cast<object_view *>(self);
+  return build_value(v->tape, v->index);
+}
+
+PyObject *view_at_pointer(PyObject *self, PyObject *arg) {
+  auto *v = reinterpret_cast<object_view *>(self);
+  Py_ssize_t n;
+  const char *pointer = PyUnicode_Check(arg) ? PyUnicode_AsUTF8AndSize(arg, &n) : nullptr;
+  if (pointer == nullptr) {
+    if (!PyErr_Occurred()) { PyErr_SetString(PyExc_TypeError, "at_pointer takes a str"); }
+    return nullptr;
+  }
+  bool bad = false;
+  const size_t at = find_pointer(v->tape, v->index, std::string_view(pointer, size_t(n)), bad);
+  if (bad) { return raise_bad_pointer(std::string_view(pointer, size_t(n))); }
+  if (at == SIZE_MAX) {
+    PyErr_SetObject(PyExc_KeyError, arg);
+    return nullptr;
+  }
+  return make_view(v->owner, v->tape, at);
+}
+
+PyObject *view_richcompare(PyObject *self, PyObject *other, int op) {
+  if (op != Py_EQ && op != Py_NE) { Py_RETURN_NOTIMPLEMENTED; }
+  const bool object = Py_TYPE(self) == &ObjectType;
+  PyObject *mine = view_materialize(self, nullptr);
+  if (mine == nullptr) { return nullptr; }
+  PyObject *theirs = nullptr;
+  if (Py_TYPE(other) == Py_TYPE(self)) {
+    theirs = view_materialize(other, nullptr);
+  } else if (object ? PyDict_Check(other) : (PyList_Check(other))) {
+    Py_INCREF(other);
+    theirs = other;
+  } else if (!object && PyTuple_Check(other)) {
+    theirs = PySequence_List(other);
+  } else {
+    Py_DECREF(mine);
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  if (theirs == nullptr) {
+    Py_DECREF(mine);
+    return nullptr;
+  }
+  PyObject *r = PyObject_RichCompare(mine, theirs, op);
+  Py_DECREF(mine);
+  Py_DECREF(theirs);
+  return r;
+}
+
+PyObject *object_repr(PyObject *self) {
+  return PyUnicode_FromFormat("<simdbridge.Object of %zd keys>", object_length(self));
+}
+
+void object_dealloc(PyObject *self) {
+  auto *v = reinterpret_cast<object_view *>(self);
+  delete v->members;
+  Py_XDECREF(v->owner);
+  PyObject_Free(self);
+}
+
+// ------------------------------------------------------------------------------------------
+
+Py_ssize_t array_length(PyObject *self) {
+  auto *v = reinterpret_cast<array_view *>(self);
+  const uint32_t n = v->tape.count(v->index);
+  return n < tape_view::count_saturated ? Py_ssize_t(n) : Py_ssize_t(elements_of(v).size());
+}
+
+PyObject *array_item(PyObject *self, Py_ssize_t i) {
+  auto *v = reinterpret_cast<array_view *>(self);
+  const Py_ssize_t n = array_length(self);
+  if (i < 0 || i >= n) {
+    PyErr_SetString(PyExc_IndexError, "Array index out of range");
+    return nullptr;
+  }
+  size_t at;
+  if (v->elements == nullptr && i == 0) {
+    at = v->index + 1;
+  } else {
+    at = elements_of(v)[size_t(i)];
+  }
+  return make_view(v->owner, v->tape, at);
+}
+
+PyObject *array_subscript(PyObject *self, PyObject *key) {
+  if (PyIndex_Check(key)) {
+    Py_ssize_t i = PyNumber_AsSsize_t(key, PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred()) { return nullptr; }
+    if (i < 0) { i += array_length(self); }
+    return array_item(self, i);
+  }
+  if (PySlice_Check(key)) {
+    Py_ssize_t start, stop, step;
+    if (PySlice_Unpack(key, &start, &stop, &step) < 0) { return nullptr; }
+    const Py_ssize_t n = PySlice_AdjustIndices(array_length(self), &start, &stop, step);
+    PyObject *list = PyList_New(n);
+    if (list == nullptr) { return nullptr; }
+    for (Py_ssize_t k = 0, i = start; k < n; k++, i += step) {
+      PyObject *item = array_item(self, i);
+      if (item == nullptr) {
+        Py_DECREF(list);
+        return nullptr;
+      }
+      PyList_SET_ITEM(list, k, item);
+    }
+    return list;
+  }
+  PyErr_Format(PyExc_TypeError, "Array indices must be integers or slices, not %.200s", Py_TYPE(key)->tp_name);
+  return nullptr;
+}
+
+PyObject *array_iter(PyObject *self) {
+  return new_iterator(&ArrayIteratorType, self, reinterpret_cast<array_view *>(self)->index + 1, 0);
+}
+
+PyObject *array_iternext(PyObject *self) {
+  auto *it = reinterpret_cast<view_iterator *>(self);
+  auto *v = reinterpret_cast<array_view *>(it->view);
+  if (v->tape.kind(it->position) == tape_kind::array_end) { return nullptr; }
+  const size_t at = it->position;
+  it->position = v->tape.next(at);
+  return make_view(v->owner, v->tape, at);
+}
+
+int array_contains(PyObject *self, PyObject *value) {
+  PyObject *iter = array_iter(self);
+  if (iter == nullptr) { return -1; }
+  int found = 0;
+  while (PyObject *item = array_iternext(iter)) {
+    found = PyObject_RichCompareBool(item, value, Py_EQ);
+    Py_DECREF(item);
+    if (found != 0) { break; }
+  }
+  Py_DECREF(iter);
+  return PyErr_Occurred() ? -1 : found;
+}
+
+/** Sequence.index(value, start=0, stop=len): the first position of an equal element. */
+PyObject *array_index(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs < 1 || nargs > 3) {
+    PyErr_SetString(PyExc_TypeError, "index expected 1 to 3 arguments");
+    return nullptr;
+  }
+  const Py_ssize_t n = array_length(self);
+  Py_ssize_t start = 0, stop = n;
+  if (nargs > 1 && (start = PyNumber_AsSsize_t(args[1], nullptr)) == -1 && PyErr_Occurred()) { return nullptr; }
+  if (nargs > 2 && (stop = PyNumber_AsSsize_t(args[2], nullptr)) == -1 && PyErr_Occurred()) { return nullptr; }
+  if (start < 0) { start = start + n < 0 ? 0 : start + n; }
+  if (stop < 0) { stop += n; }
+  for (Py_ssize_t i = start; i < stop && i < n; i++) {
+    PyObject *item = array_item(self, i);
+    if (item == nullptr) { return nullptr; }
+    const int equal = PyObject_RichCompareBool(item, args[0], Py_EQ);
+    Py_DECREF(item);
+    if (equal < 0) { return nullptr; }
+    if (equal) { return PyLong_FromSsize_t(i); }
+  }
+  PyErr_SetString(PyExc_ValueError, "value is not in the Array");
+  return nullptr;
+}
+
+/** Sequence.count(value): how many elements equal value. */
+PyObject *array_count(PyObject *self, PyObject *value) {
+  PyObject *iter = array_iter(self);
+  if (iter == nullptr) { return nullptr; }
+  Py_ssize_t count = 0;
+  while (PyObject *item = array_iternext(iter)) {
+    const int equal = PyObject_RichCompareBool(item, value, Py_EQ);
+    Py_DECREF(item);
+    if (equal < 0) { break; }
+    count += equal;
+  }
+  Py_DECREF(iter);
+  return PyErr_Occurred() ? nullptr : PyLong_FromSsize_t(count);
+}
+
+/** reversed(array): the elements from the last. */
+PyObject *array_reversed(PyObject *self, PyObject *) {
+  PyObject *list = PySequence_List(self);
+  if (list == nullptr) { return nullptr; }
+  if (PyList_Reverse(list) < 0) {
+    Py_DECREF(list);
+    return nullptr;
+  }
+  PyObject *iter = PyObject_GetIter(list);
+  Py_DECREF(list);
+  return iter;
+}
+
+PyObject *array_repr(PyObject *self) {
+  return PyUnicode_FromFormat("<simdbridge.Array of %zd elements>", array_length(self));
+}
+
+void array_dealloc(PyObject *self) {
+  auto *v = reinterpret_cast<array_view *>(self);
+  delete v->elements;
+  Py_XDECREF(v->owner);
+  PyObject_Free(self);
+}
+
+// ------------------------------------------------------------------------------------------
+
+PyMappingMethods object_mapping = {object_length, object_subscript, nullptr};
+PySequenceMethods object_sequence = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                     object_contains, nullptr, nullptr};
+PyMethodDef object_methods[] = {
+    {"get", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(object_get)), METH_FASTCALL,
+     "get(key, default=None): the value of key, or default."},
+    {"keys", object_keys, METH_NOARGS, "A set-like view of the keys."},
+    {"items", object_items, METH_NOARGS, "A set-like view of the (key, value) pairs."},
+    {"values", object_values, METH_NOARGS, "A view of the values."},
+    {"as_dict", view_materialize, METH_NOARGS, "The whole object as a dict, as json.loads makes it."},
+    {"at_pointer", view_at_pointer, METH_O,
+     "at_pointer(pointer): the value at an RFC 6901 JSON Pointer, e.g. '/statuses/0/id'; KeyError if none."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyMappingMethods array_mapping = {array_length, array_subscript, nullptr};
+PySequenceMethods array_sequence = {array_length, nullptr, nullptr, array_item, nullptr, nullptr, nullptr,
+                                    array_contains, nullptr, nullptr};
+PyMethodDef array_methods[] = {
+    {"as_list", view_materialize, METH_NOARGS, "The whole array as a list, as json.loads makes it."},
+    {"index", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(array_index)), METH_FASTCALL,
+     "index(value, start=0, stop=len): the first position of value; ValueError if absent."},
+    {"count", array_count, METH_O, "count(value): how many elements equal value."},
+    {"__reversed__", array_reversed, METH_NOARGS, "The elements, last first."},
+    {"at_pointer", view_at_pointer, METH_O,
+     "at_pointer(pointer): the value at an RFC 6901 JSON Pointer, e.g. '/0/name'; KeyError if none."},
+    {nullptr, nullptr, 0, nullptr}};
+
+} // namespace
+
+simdbridge::document take_document() {
+  if (spare_documents.empty()) { return simdbridge::document(); }
+  simdbridge::document doc = std::move(spare_documents.back());
+  spare_documents.pop_back();
+  return doc;
+}
+
+PyObject *new_document(simdbridge::document &&doc) {
+  auto *d = PyObject_New(document_object, &DocumentType);
+  if (d == nullptr) { return nullptr; }
+  new (&d->doc) simdbridge::document(std::move(doc));
+  return reinterpret_cast<PyObject *>(d);
+}
+
+PyObject *make_view(PyObject *owner, const tape_view &tape, size_t i) {
+  const tape_kind kind = tape.kind(i);
+  if (kind == tape_kind::object) {
+    auto *v = PyObject_New(object_view, &ObjectType);
+    if (v == nullptr) { return nullptr; }
+    Py_INCREF(owner);
+    v->owner = owner;
+    v->tape = tape;
+    v->index = i;
+    v->members = nullptr;
+    v->lookups = 0;
+    return reinterpret_cast<PyObject *>(v);
+  }
+  if (kind == tape_kind::array) {
+    auto *v = PyObject_New(array_view, &ArrayType);
+    if (v == nullptr) { return nullptr; }
+    Py_INCREF(owner);
+    v->owner = owner;
+    v->tape = tape;
+    v->index = i;
+    v->elements = nullptr;
+    return reinterpret_cast<PyObject *>(v);
+  }
+  return build_value(tape, i);
+}
+
+bool init_views(PyObject *module) {
+  DocumentType.tp_name = "simdbridge._core.Document";
+  DocumentType.tp_basicsize = sizeof(document_object);
+  DocumentType.tp_dealloc = document_dealloc;
+  DocumentType.tp_flags = Py_TPFLAGS_DEFAULT;
+  DocumentType.tp_doc = "A parsed document: owns the tape its views read.";
+
+  ObjectType.tp_name = "simdbridge.Object";
+  ObjectType.tp_basicsize = sizeof(object_view);
+  ObjectType.tp_dealloc = object_dealloc;
+  ObjectType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_MAPPING;
+  ObjectType.tp_doc = "A lazy, read-only view of a JSON object: a collections.abc.Mapping.";
+  ObjectType.tp_as_mapping = &object_mapping;
+  ObjectType.tp_as_sequence = &object_sequence;
+  ObjectType.tp_iter = object_iter;
+  ObjectType.tp_methods = object_methods;
+  ObjectType.tp_richcompare = view_richcompare;
+  ObjectType.tp_repr = object_repr;
+  ObjectType.tp_hash = PyObject_HashNotImplemented;
+
+  ArrayType.tp_name = "simdbridge.Array";
+  ArrayType.tp_basicsize = sizeof(array_view);
+  ArrayType.tp_dealloc = array_dealloc;
+  ArrayType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_SEQUENCE;
+  ArrayType.tp_doc = "A lazy, read-only view of a JSON array: a collections.abc.Sequence.";
+  ArrayType.tp_as_mapping = &array_mapping;
+  ArrayType.tp_as_sequence = &array_sequence;
+  ArrayType.tp_iter = array_iter;
+  ArrayType.tp_methods = array_methods;
+  ArrayType.tp_richcompare = view_richcompare;
+  ArrayType.tp_repr = array_repr;
+  ArrayType.tp_hash = PyObject_HashNotImplemented;
+
+  for (PyTypeObject *it : {&ObjectIteratorType, &ArrayIteratorType}) {
+    it->tp_basicsize = sizeof(view_iterator);
+    it->tp_dealloc = iterator_dealloc;
+    it->tp_flags = Py_TPFLAGS_DEFAULT;
+    it->tp_iter = iterator_self;
+  }
+  ObjectIteratorType.tp_name = "simdbridge._core.ObjectIterator";
+  ObjectIteratorType.tp_iternext = object_iternext;
+  ArrayIteratorType.tp_name = "simdbridge._core.ArrayIterator";
+  ArrayIteratorType.tp_iternext = array_iternext;
+
+  for (PyTypeObject *type : {&DocumentType, &ObjectType, &ArrayType, &ObjectIteratorType, &ArrayIteratorType}) {
+    if (PyType_Ready(type) < 0) { return false; }
+  }
+  if (PyModule_AddObjectRef(module, "Object", reinterpret_cast<PyObject *>(&ObjectType)) < 0 ||
+      PyModule_AddObjectRef(module, "Array", reinterpret_cast<PyObject *>(&ArrayType)) < 0) {
+    return false;
+  }
+  PyObject *abc = PyImport_ImportModule("collections.abc");
+  if (abc == nullptr) { return false; }
+  keys_view_type = PyObject_GetAttrString(abc, "KeysView");
+  items_view_type = PyObject_GetAttrString(abc, "ItemsView");
+  values_view_type = PyObject_GetAttrString(abc, "ValuesView");
+  Py_DECREF(abc);
+  return keys_view_type && items_view_type && values_view_type;
+}
+
+} // namespace simdbridge::python

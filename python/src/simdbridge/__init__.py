@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: Apache-2.0
+"""simdbridge: a drop-in replacement for the json module, at simdjson's speed.
+
+    import simdbridge as json
+
+loads() returns what json.loads returns (the same types, the same key order, the last of
+duplicate keys winning, integers past 64 bits exact, NaN and Infinity accepted), and raises
+simdbridge.JSONDecodeError, a subclass of json.JSONDecodeError, with json's message, line,
+column and position wherever json raises one. dumps() returns what json.dumps returns, for
+every combination of its arguments, and raises what it raises. load(), dump(), the hooks of
+loads() and cls= work as in json (they are json's, for what simdbridge does not do itself).
+
+Beyond json:
+
+- parse(data), parse_file(path): lazy, read-only views of a document: Object, a Mapping, and
+  Array, a Sequence, with at_pointer() (RFC 6901), as_dict() and as_list(). A view keeps its
+  document alive; parsing other documents never disturbs it.
+- loads_many(data, format=...), parse_many(...): iterators over the documents of a stream,
+  format "whitespace" (NDJSON, JSON Lines, any white space between documents; the default),
+  "lines", "json_seq" (RFC 7464), "comma" or "array" (the elements of one top-level array).
+  fields= takes one JSON Pointer (a value per document) or a list of them (a tuple), with
+  default= where one leads nowhere, without building the rest of each document.
+- load_file(path).
+- checksum(data, stream=False): the project's checksum contract (spec/checksum.md), the value
+  every engine of the benchmark must agree on.
+
+Known differences from json:
+
+- loads() also takes a memoryview (json.loads does not).
+- loads() reads documents nesting up to 1024 levels whatever the recursion limit; json raises
+  RecursionError past roughly sys.getrecursionlimit() levels.
+- When dumps() meets an error it raises itself (an object it cannot encode, a NaN with
+  allow_nan=False, a cycle, a bad key, too deep a nesting), it runs json.dumps again to raise
+  json's exact exception: a `default` function is then called again for the objects before
+  the error.
+- parse() and parse_many() return json.loads's plain objects, not views, for a document holding
+  an integer past 64 bits, a number past the double range or a lone surrogate escape.
+- loads_many() and parse_many() read strict JSON (RFC 8259): no NaN or Infinity.
+- dump() writes the whole text in one fp.write() call; json.dump writes it in pieces, so when
+  encoding fails midway json leaves a partial text in fp and simdbridge leaves nothing.
+- A memoryview (any format, contiguous or not) is read as bytes(view).
+- The GIL is released while a document of 4 KiB or more is parsed.
+"""
+import os as _os
+from typing import IO as _IO, Any as _Any
+
+from ._errors import JSONDecodeError, StreamError
+from . import _core
+from ._core import Array, Object, checksum, dumps, loads, loads_many, parse, parse_many
+from collections.abc import Mapping as _Mapping, Sequence as _Sequence
+
+_core._configure(JSONDecodeError, StreamError)
+_Mapping.register(Object)
+_Sequence.register(Array)
+
+__all__ = ["JSONDecodeError", "StreamError", "Object", "Array", "loads", "load", "load_file", "dumps",
+           "dump", "parse", "parse_file", "loads_many", "parse_many", "checksum", "versions"]
+__version__ = "0.1.0"
+
+
+def load(fp: _IO[str] | _IO[bytes], **kw: _Any) -> _Any:
+    """json.load: loads(fp.read(), **kw)."""
+    return loads(fp.read(), **kw)
+
+
+def load_file(path: str | _os.PathLike) -> _Any:
+    """The document in a file, read as bytes."""
+    with open(path, "rb") as f:
+        return loads(f.read())
+
+
+def dump(obj: _Any, fp: _IO[str], **kw: _Any) -> None:
+    """json.dump: writes dumps(obj, **kw) to fp, in one write (json.dump writes in pieces)."""
+    fp.write(dumps(obj, **kw))
+
+
+def parse_file(path: str | _os.PathLike) -> _Any:
+    """A lazy view of the document in a file."""
+    with open(path, "rb") as f:
+        return parse(f.read())
+
+
+def versions() -> dict[str, str]:
+    """{'simdbridge': ..., 'simdjson': ..., 'simdjson_implementation': ...}."""
+    return _core.versions()

@@ -1,0 +1,223 @@
+# SPDX-License-Identifier: Apache-2.0
+"""dumps() against json.dumps: every combination of its arguments over many objects, random
+objects, subclasses and enums, and the same exceptions with the same messages."""
+import collections
+import decimal
+import enum
+import io
+import itertools
+import json
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simdbridge
+from conftest import corpus_files
+
+
+def outcome(fn, obj, kw):
+    try:
+        return ("ok", fn(obj, **kw))
+    except Exception as e:  # noqa: BLE001 - every exception is compared
+        return ("error", type(e), str(e))
+
+
+def check(obj, **kw):
+    expected = outcome(json.dumps, obj, kw)
+    actual = outcome(simdbridge.dumps, obj, kw)
+    assert actual == expected, f"kw={kw}"
+    return expected
+
+
+class MyInt(int):
+    pass
+
+
+class MyFloat(float):
+    pass
+
+
+class MyStr(str):
+    pass
+
+
+class MyDict(dict):
+    pass
+
+
+class MyList(list):
+    pass
+
+
+class MyTuple(tuple):
+    pass
+
+
+class IntReprFloat(float):
+    def __repr__(self):
+        return "overridden"
+
+
+class Color(enum.Enum):
+    RED = 1
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+class Ratio(float, enum.Enum):
+    HALF = 0.5
+
+
+class Name(str, enum.Enum):
+    ALICE = "alice"
+
+
+class Flag(enum.IntFlag):
+    A = 1
+    B = 2
+
+
+OBJECTS = [
+    None, True, False, 0, -1, 1 << 64, -(1 << 100), 0.0, -0.0, 1.5, 1e16, 1e-7, 123456789.125, 5e-324,
+    1.7976931348623157e308, 0.1, 1 / 3, math.nan, math.inf, -math.inf, "", "a", "é", "\u4e2d\U0001f600",
+    "\ud800", "\x00\x1f\x7f\"\\/\b\f\n\r\t", "a" * 1000, "é" * 300 + "\U0001f600" * 40,
+    [], {}, [[]], [{}], {"a": []}, [1, [2, [3, [4]]]], {"b": 1, "a": 2, "c": {"z": 0, "y": [1, 2]}},
+    (1, 2), ((),), {"k": (1, [2, (3,)])},
+    {1: "int", 2.5: "float", True: "bool", None: "none", "s": "str"},
+    {-0.0: 1, math.inf: 2, -math.inf: 3, 1e300: 4}, {math.nan: 1},
+    MyInt(5), MyFloat(2.5), MyStr("sub"), MyDict(a=1), MyList([1, 2]), MyTuple((1, 2)), IntReprFloat(1.25),
+    {MyStr("k"): MyInt(1), MyInt(2): MyFloat(3.5)},
+    Level.HIGH, Ratio.HALF, Name.ALICE, Flag.A | Flag.B, {Level.LOW: Name.ALICE, Ratio.HALF: [Level.HIGH]},
+    collections.OrderedDict([("z", 1), ("a", 2)]),
+    [1.0, 2.0e22, 1e21, 1e-5, 0.0001, 12345678901234567890.0, 2 ** 53 + 1.0],
+    {"nested": [{"a": [{"b": [{"c": None}]}]}] * 3},
+]
+
+KWARGS = [dict(kw) for kw in itertools.product(
+    [("ensure_ascii", True), ("ensure_ascii", False)],
+    [("indent", None), ("indent", 0), ("indent", 2), ("indent", "\t"), ("indent", "--")],
+    [("separators", None), ("separators", (",", ":")), ("separators", (" , ", " : "))],
+    [("sort_keys", False), ("sort_keys", True)],
+    [("allow_nan", True), ("allow_nan", False)],
+    [("skipkeys", False), ("skipkeys", True)],
+)]
+
+
+@pytest.mark.parametrize("kw", KWARGS, ids=lambda kw: ",".join(f"{k}={v!r}" for k, v in kw.items()))
+def test_argument_combinations(kw):
+    for obj in OBJECTS:
+        check(obj, **kw)
+
+
+def test_check_circular_and_default_combinations():
+    for kw in itertools.product([True, False], [None, str, repr, lambda o: [o.__class__.__name__]]):
+        for obj in OBJECTS + [{"set": {1}}, [object], {"c": complex(1, 2)}, decimal.Decimal("1.5"), Color.RED]:
+            check(obj, check_circular=kw[0], default=kw[1])
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
+def test_corpus_round_trips(path):
+    value = json.loads(path.read_bytes())
+    for kw in ({}, {"ensure_ascii": False}, {"indent": 2, "sort_keys": True}, {"separators": (",", ":")}):
+        check(value, **kw)
+
+
+def test_errors_match():
+    circular = []
+    circular.append(circular)
+    circular_dict = {}
+    circular_dict["self"] = circular_dict
+    for obj, kw in [
+        (object(), {}), ({"a": {1, 2}}, {}), ([1, b"bytes"], {}), (math.nan, {"allow_nan": False}),
+        ([1, -math.inf], {"allow_nan": False}), ({(1, 2): 3}, {}), ({(1, 2): 3, "a": 1}, {"skipkeys": True}),
+        ({1: 1, "a": 2}, {"sort_keys": True}), (circular, {}), (circular_dict, {}),
+        (Color.RED, {}), ({"a": 1}, {"indent": 1.5}), ({"a": 1}, {"separators": ("a",)}),
+        ({"a": 1}, {"unknown_kw": 1}), ([1], {"default": 5}),
+        ([decimal.Decimal(1)], {"default": lambda o: o}),  # default returns itself: a cycle
+    ]:
+        check(obj, **kw)
+
+
+def test_deep_nesting_raises_what_json_raises():
+    deep = []
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(RecursionError):
+        json.dumps(deep)
+    with pytest.raises(RecursionError):
+        simdbridge.dumps(deep)
+    shallow = []
+    for _ in range(500):
+        shallow = [shallow]
+    check(shallow)
+
+
+def test_default_is_called_like_json():
+    calls_json, calls_ours = [], []
+
+    def make(calls):
+        def default(o):
+            calls.append(type(o).__name__)
+            return sorted(o) if isinstance(o, set) else str(o)
+        return default
+
+    obj = {"s": {3, 1, 2}, "c": complex(1, 1), "l": [frozenset({1})]}
+    assert simdbridge.dumps(obj, default=make(calls_ours)) == json.dumps(obj, default=make(calls_json))
+    assert calls_ours == calls_json
+
+
+def test_cls_delegates_to_json():
+    class Enc(json.JSONEncoder):
+        def default(self, o):
+            return {"complex": [o.real, o.imag]}
+
+    assert simdbridge.dumps([1j], cls=Enc) == json.dumps([1j], cls=Enc)
+    assert simdbridge.dumps([1j], cls=Enc, indent=1) == json.dumps([1j], cls=Enc, indent=1)
+
+
+def test_dump_writes_to_a_file():
+    obj = {"a": [1, 2.5, "x"], "b": None}
+    ours, theirs = io.StringIO(), io.StringIO()
+    simdbridge.dump(obj, ours, indent=2)
+    json.dump(obj, theirs, indent=2)
+    assert ours.getvalue() == theirs.getvalue()
+
+
+def test_random_doubles_format_like_repr():
+    rng = random.Random(20261129)
+    values = []
+    while len(values) < 20_000:
+        x = struct_double(rng.getrandbits(64))
+        if math.isfinite(x):
+            values.append(x)
+    assert simdbridge.dumps(values) == json.dumps(values)
+
+
+def struct_double(bits):
+    import struct
+    return struct.unpack("<d", struct.pack("<Q", bits))[0]
+
+
+json_text = st.text(alphabet=st.characters(codec=None), max_size=30)
+keys = json_text | st.integers(-10, 10) | st.floats(allow_nan=False) | st.booleans() | st.none()
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2 ** 80), max_value=2 ** 80) | st.floats() | json_text,
+    lambda children: st.lists(children, max_size=5) | st.tuples(children, children)
+    | st.dictionaries(keys, children, max_size=5),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(obj=values, ensure_ascii=st.booleans(), indent=st.sampled_from([None, 0, 3, " \t"]),
+       sort_keys=st.booleans(), allow_nan=st.booleans(),
+       separators=st.sampled_from([None, (",", ":"), (";", "=")]))
+def test_random_objects(obj, ensure_ascii, indent, sort_keys, allow_nan, separators):
+    check(obj, ensure_ascii=ensure_ascii, indent=indent, sort_keys=sort_keys, allow_nan=allow_nan,
+          separators=separators)

@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: Apache-2.0
+"""parse(): lazy read-only views (Object, a Mapping; Array, a Sequence) with at_pointer,
+as_dict and as_list; views stay valid while other documents are parsed."""
+import gc
+import json
+import threading
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+import simdbridge
+from conftest import corpus_files, data_dir, same
+
+
+def materialize(v):
+    if isinstance(v, simdbridge.Object):
+        return {k: materialize(x) for k, x in v.items()}
+    if isinstance(v, simdbridge.Array):
+        return [materialize(x) for x in v]
+    return v
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
+def test_views_read_the_corpus_like_json(path):
+    raw = path.read_bytes()
+    expected = json.loads(raw)
+    view = simdbridge.parse(raw)
+    same(materialize(view), expected)
+    same(view.as_dict() if isinstance(view, simdbridge.Object) else view.as_list(), expected)
+    assert view == expected
+    same(materialize(simdbridge.parse_file(path)), expected)
+
+
+def test_mapping_protocol():
+    doc = simdbridge.parse(b'{"a": 1, "b": [1, 2, {"c": null}], "a": 3, "d": "\\u00e9", "e": {}}')
+    assert isinstance(doc, Mapping) and isinstance(doc, simdbridge.Object)
+    assert len(doc) == 4
+    assert list(doc) == ["a", "b", "d", "e"]  # as json: the last duplicate wins, first position kept
+    assert doc["a"] == 3 and doc["d"] == "é"
+    assert "a" in doc and "z" not in doc and 1 not in doc
+    assert doc.get("z") is None and doc.get("z", 5) == 5 and doc.get("a", 5) == 3
+    with pytest.raises(KeyError):
+        doc["z"]
+    with pytest.raises(KeyError):
+        doc[1]
+    with pytest.raises(KeyError):
+        doc["\ud800"]
+    assert list(doc.keys()) == ["a", "b", "d", "e"]
+    assert [k for k, _ in doc.items()] == ["a", "b", "d", "e"]
+    assert doc.items() >= {("a", 3)}
+    assert list(doc.values())[0] == 3
+    assert doc == {"a": 3, "b": [1, 2, {"c": None}], "d": "é", "e": {}}
+    assert doc != {"a": 3}
+    assert dict(doc)["b"] == [1, 2, {"c": None}]
+    with pytest.raises(TypeError):
+        doc["a"] = 1  # read-only
+    with pytest.raises(TypeError):
+        hash(doc)
+    assert "Object" in repr(doc)
+
+
+def test_sequence_protocol():
+    arr = simdbridge.parse(b'[1, "two", 3.5, [4], {"five": 5}, null, true, 2, 2]')
+    assert isinstance(arr, Sequence) and isinstance(arr, simdbridge.Array)
+    assert len(arr) == 9
+    assert arr[0] == 1 and arr[-1] == 2 and arr[1] == "two" and arr[5] is None and arr[6] is True
+    assert arr[3] == [4] and isinstance(arr[3], simdbridge.Array)
+    assert arr[1:3] == ["two", 3.5] and arr[::-4] == [2, {"five": 5}, 1]
+    with pytest.raises(IndexError):
+        arr[9]
+    with pytest.raises(IndexError):
+        arr[-10]
+    with pytest.raises(TypeError):
+        arr["x"]
+    assert 3.5 in arr and 99 not in arr
+    assert arr.index(2) == 7 and arr.index(2, 8) == 8 and arr.count(2) == 2
+    with pytest.raises(ValueError):
+        arr.index(99)
+    assert list(reversed(arr))[0] == 2
+    assert arr == [1, "two", 3.5, [4], {"five": 5}, None, True, 2, 2]
+    with pytest.raises(TypeError):
+        arr[0] = 1
+
+
+def test_at_pointer():
+    doc = simdbridge.parse(b'{"a": {"b": [10, {"c/d": 1, "e~f": 2, "": 3}]}, "0": "zero", "x": [[5]]}')
+    assert doc.at_pointer("") == doc
+    assert doc.at_pointer("/a/b/0") == 10
+    assert doc.at_pointer("/a/b/1/c~1d") == 1
+    assert doc.at_pointer("/a/b/1/e~0f") == 2
+    assert doc.at_pointer("/a/b/1/") == 3
+    assert doc.at_pointer("/0") == "zero"
+    assert doc.at_pointer("/x/0/0") == 5
+    assert doc["a"].at_pointer("/b/0") == 10
+    assert doc["x"].at_pointer("/0") == [5]
+    for missing in ("/nope", "/a/b/2", "/a/b/01", "/a/b/-", "/x/0/0/0", "/a/b/x"):
+        with pytest.raises(KeyError):
+            doc.at_pointer(missing)
+    for bad in ("a", "/a~2", "/~"):
+        with pytest.raises(ValueError):
+            doc.at_pointer(bad)
+    with pytest.raises(TypeError):
+        doc.at_pointer(5)
+
+
+def test_twitter_pointer_extraction_matches_json():
+    raw = (data_dir("jsonexamples") / "twitter.json").read_bytes()
+    doc, plain = simdbridge.parse(raw), json.loads(raw)
+    statuses = doc["statuses"]
+    got = [(s["id"], s["user"]["screen_name"]) for s in statuses]
+    assert got == [(s["id"], s["user"]["screen_name"]) for s in plain["statuses"]]
+    assert [doc.at_pointer(f"/statuses/{i}/user/screen_name") for i in range(len(statuses))] == [g[1] for g in got]
+
+
+def test_views_stay_valid_while_other_documents_are_parsed():
+    first = simdbridge.parse(b'{"name": "first", "list": [1, 2, 3], "deep": {"x": "kept"}}')
+    inner = first["deep"]
+    items = first["list"]
+    iterator = iter(items)
+    assert next(iterator) == 1
+    for i in range(2000):  # the same thread's parser reused, loads and parse alike
+        simdbridge.parse(b'{"name": "other %d", "list": [9, 9, 9, 9, 9, 9], "deep": {"x": "gone"}}' % i)
+        simdbridge.loads(b'["clobber", "the", "buffers"]')
+    assert first["name"] == "first" and inner["x"] == "kept" and items == [1, 2, 3]
+    assert next(iterator) == 2
+
+
+def test_a_view_keeps_its_document_alive():
+    def make():
+        return simdbridge.parse(b'{"a": {"b": [1, {"c": "still here"}]}}')["a"]["b"][1]
+
+    views = [make() for _ in range(100)]
+    gc.collect()
+    for _ in range(100):
+        simdbridge.parse(b'{"z": "' + b"x" * 1000 + b'"}')
+    assert all(v["c"] == "still here" for v in views)
+
+
+def test_views_of_a_changed_bytearray_keep_the_old_values():
+    data = bytearray(b'{"k": "before", "n": [1, 2]}')
+    view = simdbridge.parse(data)
+    data[:] = b'{"k": "AFTER!", "n": [3, 4]}'
+    assert view["k"] == "before" and view["n"] == [1, 2]
+
+
+def test_scalars_and_unsupported_values_are_plain():
+    assert simdbridge.parse(b"1") == 1 and simdbridge.parse(b'"s"') == "s" and simdbridge.parse(b"null") is None
+    big = simdbridge.parse(b'{"big": 123456789012345678901234567890}')
+    assert big == {"big": 123456789012345678901234567890}  # json's plain dict (see the docstring)
+    with pytest.raises(simdbridge.JSONDecodeError) as e:
+        simdbridge.parse(b'{"a": [1, 2,]}')
+    assert e.value.pos == 12
+
+
+def test_views_across_threads():
+    raw = (data_dir("jsonexamples") / "citm_catalog.json").read_bytes()
+    expected = json.loads(raw)
+    shared = simdbridge.parse(raw)
+    errors = []
+
+    def work():
+        try:
+            for _ in range(5):
+                own = simdbridge.parse(raw)
+                assert own == expected and shared == expected
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
