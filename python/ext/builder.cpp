@@ -76,20 +76,20 @@ template <typename Char>
 void decode_into(const uint8_t *s, size_t n, Char *out) {
   size_t i = 0;
   while (i < n) {
-    if (i + 8 <= n) {
+    uint32_t c = s[i];
+    if (c < 0x80) { // ASCII: eight at a time where the next eight are
       uint64_t w;
-      std::memcpy(&w, s + i, 8);
-      if ((w & 0x8080808080808080ULL) == 0) {
+      if (i + 8 <= n && (std::memcpy(&w, s + i, 8), (w & 0x8080808080808080ULL) == 0)) {
         widen8(s + i, out);
         out += 8;
         i += 8;
-        continue;
+      } else {
+        *out++ = Char(c);
+        i += 1;
       }
+      continue;
     }
-    uint32_t c = s[i];
-    if (c < 0x80) {
-      i += 1;
-    } else if (c < 0xE0) {
+    if (c < 0xE0) {
       c = ((c & 0x1F) << 6) | (s[i + 1] & 0x3F);
       i += 2;
     } else if (c < 0xF0) {
