@@ -81,6 +81,21 @@ simdbridge_result simdbridge_document_parse(simdbridge_parser *parser, const uin
   return {int32_t(e.code), e.offset};
 }
 
+int32_t simdbridge_tape(simdbridge_parser *parser, const uint8_t *data, size_t length, size_t capacity,
+                        uint64_t *words, size_t word_capacity, uint8_t *strings, size_t string_capacity,
+                        uint64_t *status_out) {
+  if (parser == nullptr || status_out == nullptr || (words == nullptr && word_capacity != 0) ||
+      (strings == nullptr && string_capacity != 0)) {
+    return SIMDBRIDGE_INVALID_ARGUMENT;
+  }
+  simdbridge::tape_buffer out{words, word_capacity, strings, string_capacity};
+  const simdbridge::error e = parser->cpp.to_tape(to_input(data, length, capacity), out);
+  status_out[0] = out.words_used;
+  status_out[1] = out.strings_used;
+  status_out[2] = e.offset;
+  return int32_t(e.code);
+}
+
 simdbridge_result simdbridge_document_field(simdbridge_parser *parser, const char *pointer,
                                             size_t pointer_length, int32_t type, uint8_t *out,
                                             size_t out_capacity) {

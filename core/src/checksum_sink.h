@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace simdbridge::internal {
 
@@ -38,6 +39,14 @@ inline uint64_t double_bits(double d) noexcept {
   std::memcpy(&bits, &d, sizeof bits);
   return bits;
 }
+
+/**
+ * True for a sink that records the binding tape (tape_sink.h): the readers then give it values,
+ * unescaped strings and byte offsets instead of the checksum's events.
+ */
+template <typename Sink, typename = void> struct records_tape : std::false_type {};
+template <typename Sink>
+struct records_tape<Sink, std::void_t<decltype(Sink::records_tape)>> : std::bool_constant<Sink::records_tape> {};
 
 /** Folds every event into `h`. */
 struct checksum_sink {

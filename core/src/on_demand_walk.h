@@ -21,6 +21,7 @@
 
 #include "checksum_sink.h"
 #include "scalar_parser.h"
+#include "simdbridge/tape.h"
 
 namespace simdbridge::internal {
 
@@ -43,8 +44,9 @@ inline double repair_lost_double(double d, std::string_view raw) {
 
 template <typename Sink> class on_demand_walk {
 public:
-  explicit on_demand_walk(uint32_t max_depth) noexcept
-      : max_depth_(max_depth < on_demand_max_recursion ? max_depth : on_demand_max_recursion),
+  explicit on_demand_walk(uint32_t max_depth, Sink sink = {}, const uint8_t *base = nullptr) noexcept
+      : sink_(sink), base_(base),
+        max_depth_(max_depth < on_demand_max_recursion ? max_depth : on_demand_max_recursion),
         deeper_allowed_(max_depth > on_demand_max_recursion) {}
 
   /** After a refusal: the document nests deeper than the walk recurses, but within the limit. */
@@ -52,6 +54,7 @@ public:
 
   /** What the walk fed; complete only after document() returned true. */
   const Sink &sink() const noexcept { return sink_; }
+  Sink &sink() noexcept { return sink_; }
 
   /**
    * Visits the whole document; false where On Demand refused it or it nests too deep. A scalar
@@ -70,6 +73,13 @@ public:
   }
 
 private:
+  static constexpr bool tape = records_tape<Sink>::value;
+
+  /** The byte offset of the value's first byte (tape sinks only). */
+  uint64_t offset(ondemand::value &v) noexcept {
+    return uint64_t(reinterpret_cast<const uint8_t *>(v.raw_json_token().data()) - base_);
+  }
+
   bool too_deep() noexcept {
     too_deep_ = true;
     return false;
@@ -82,44 +92,78 @@ private:
     case ondemand::json_type::object: {
       ondemand::object object;
       if (depth_ == max_depth_) { return too_deep(); }
+      if constexpr (tape) { sink_.container_begin(tape_entry::object, offset(v)); }
       if (v.get_object().get(object)) { return false; }
       depth_++;
-      sink_.object_begin();
+      if constexpr (!tape) { sink_.object_begin(); }
       for (auto field : object) {
         std::string_view key;
         ondemand::value child;
-        if (field.unescaped_key().get(key) || field.value().get(child)) { return false; }
-        sink_.key(key.size());
+        if constexpr (tape) {
+          // The raw key first: unescaped_key() consumes it.
+          if (field.error()) { return false; }
+          const auto *raw = reinterpret_cast<const uint8_t *>(field.value_unsafe().key().raw());
+          if (field.unescaped_key().get(key) || field.value().get(child)) { return false; }
+          sink_.key(key, uint64_t(raw - base_ - 1));
+        } else {
+          if (field.unescaped_key().get(key) || field.value().get(child)) { return false; }
+          sink_.key(key.size());
+        }
         if (!value(child)) { return false; }
       }
-      sink_.object_end();
+      if constexpr (tape) {
+        sink_.container_end();
+      } else {
+        sink_.object_end();
+      }
       depth_--;
       return true;
     }
     case ondemand::json_type::array: {
       ondemand::array array;
       if (depth_ == max_depth_) { return too_deep(); }
+      if constexpr (tape) { sink_.container_begin(tape_entry::array, offset(v)); }
       if (v.get_array().get(array)) { return false; }
       depth_++;
-      sink_.array_begin();
+      if constexpr (!tape) { sink_.array_begin(); }
       for (auto element : array) {
         ondemand::value child;
         if (element.get(child) || !value(child)) { return false; }
       }
-      sink_.array_end();
+      if constexpr (tape) {
+        sink_.container_end();
+      } else {
+        sink_.array_end();
+      }
       depth_--;
       return true;
     }
     case ondemand::json_type::string: {
       std::string_view s;
-      if (v.get_string().get(s)) { return false; }
-      sink_.string(s.size());
+      if constexpr (tape) {
+        const uint64_t at = offset(v);
+        if (v.get_string().get(s)) { return false; }
+        sink_.string(s, at);
+      } else {
+        if (v.get_string().get(s)) { return false; }
+        sink_.string(s.size());
+      }
       return true;
     }
     case ondemand::json_type::number: {
       ondemand::number n;
       if (v.get_number().get(n)) { return false; }
-      if (n.is_double()) {
+      if constexpr (tape) {
+        const std::string_view raw = v.raw_json_token();
+        const uint64_t at = uint64_t(reinterpret_cast<const uint8_t *>(raw.data()) - base_);
+        if (n.is_double()) {
+          sink_.float64(repair_lost_double(n.get_double(), raw), at);
+        } else if (n.is_int64()) {
+          sink_.int64(n.get_int64(), at);
+        } else {
+          sink_.uint64(n.get_uint64(), at);
+        }
+      } else if (n.is_double()) {
         // simdjson 3.0.1's get_number() loses a float of more than 19 significant digits (it
         // answers +0.0; JSON_checker's pass04.json and pass05.json show it): see
         // repair_lost_double. A value still gives its raw token after it was read.
@@ -133,14 +177,26 @@ private:
     }
     case ondemand::json_type::boolean: {
       bool b;
-      if (v.get_bool().get(b)) { return false; }
-      sink_.boolean(b);
+      if constexpr (tape) {
+        const uint64_t at = offset(v);
+        if (v.get_bool().get(b)) { return false; }
+        sink_.boolean(b, at);
+      } else {
+        if (v.get_bool().get(b)) { return false; }
+        sink_.boolean(b);
+      }
       return true;
     }
     case ondemand::json_type::null: {
       bool is_null;
-      if (v.is_null().get(is_null) || !is_null) { return false; }
-      sink_.null();
+      if constexpr (tape) {
+        const uint64_t at = offset(v);
+        if (v.is_null().get(is_null) || !is_null) { return false; }
+        sink_.null(at);
+      } else {
+        if (v.is_null().get(is_null) || !is_null) { return false; }
+        sink_.null();
+      }
       return true;
     }
     }
@@ -148,7 +204,8 @@ private:
   }
 
   // Held by value: one indirection less on every event than a reference.
-  Sink sink_{};
+  Sink sink_;
+  const uint8_t *base_; // the input, for byte offsets (tape sinks)
   uint32_t depth_ = 0;
   uint32_t max_depth_;
   bool deeper_allowed_;

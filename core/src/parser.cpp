@@ -11,6 +11,7 @@
 #include "on_demand_walk.h"
 #include "parser_state.h"
 #include "scalar_parser.h"
+#include "tape_sink.h"
 #include "tape_walk.h"
 
 namespace simdbridge {
@@ -250,6 +251,32 @@ result<uint64_t> parser::validate_stream(input in) noexcept {
                           [](const simdjson::dom::document &) {});
     if (!e.ok()) { return e; }
     return documents;
+  });
+}
+
+error parser::to_tape(input in, tape_buffer &out) noexcept {
+  return guarded<error>(state_.get(), in, [&]() -> error {
+    internal::tape_sink sink(&out, &state_->tape_open);
+    const auto finish = [&out](const internal::tape_sink &s) -> error {
+      out.words_used = s.words();
+      out.strings_used = s.strings();
+      return s.fits() ? error{} : error{error_code::output_too_small, 0};
+    };
+    if (in.size > 0) {
+      const uint8_t *data = state_->padded(in);
+      if (data == nullptr) { return {error_code::out_of_memory, 0}; }
+      internal::on_demand_walk<internal::tape_sink> fast(options_.max_depth, sink, data);
+      simdjson::ondemand::document doc;
+      if (state_->on_demand.iterate(data, in.size, in.size + padding).get(doc) == simdjson::SUCCESS &&
+          fast.document(doc)) {
+        return finish(fast.sink());
+      }
+    }
+    // Refused (a scalar root, a number past 64 bits, a lone surrogate, an error): the scalar
+    // parser writes the tape again from the start, or finds the error and its offset.
+    sink.reset();
+    if (error e = read_document_slowly(*state_, options_.max_depth, in, sink); !e.ok()) { return e; }
+    return finish(sink);
   });
 }
 

@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "checksum_sink.h"
 #include "simdbridge/error.h"
+#include "simdbridge/tape.h"
 
 namespace simdbridge::internal {
 
@@ -110,6 +112,41 @@ public:
 
 private:
   enum scope : uint8_t { in_array = 0, in_object = 1 };
+  static constexpr bool tape = records_tape<Sink>::value;
+
+  void begin(tape_entry kind, size_t at) {
+    if constexpr (tape) {
+      sink_.container_begin(kind, at);
+    } else if (kind == tape_entry::object) {
+      sink_.object_begin();
+    } else {
+      sink_.array_begin();
+    }
+  }
+
+  void end(scope kind) {
+    if constexpr (tape) {
+      sink_.container_end();
+    } else if (kind == in_object) {
+      sink_.object_end();
+    } else {
+      sink_.array_end();
+    }
+  }
+
+  void literal(tape_entry kind, size_t at) {
+    if constexpr (tape) {
+      if (kind == tape_entry::null_value) {
+        sink_.null(at);
+      } else {
+        sink_.boolean(kind == tape_entry::true_value, at);
+      }
+    } else if (kind == tape_entry::null_value) {
+      sink_.null();
+    } else {
+      sink_.boolean(kind == tape_entry::true_value);
+    }
+  }
 
   size_t skip_whitespace(size_t p) const noexcept {
     while (p < n_ && is_json_whitespace(d_[p])) { p++; }
@@ -125,11 +162,11 @@ private:
     switch (d_[p]) {
     case '{':
       if (scopes_.size() >= max_depth_) { return {error_code::depth_limit, p}; }
-      sink_.object_begin();
+      begin(tape_entry::object, p);
       p = skip_whitespace(p + 1);
       if (p == n_) { return {error_code::unexpected_end, p}; }
       if (d_[p] == '}') {
-        sink_.object_end();
+        end(in_object);
         p++;
         goto after_value;
       }
@@ -137,11 +174,11 @@ private:
       goto key;
     case '[':
       if (scopes_.size() >= max_depth_) { return {error_code::depth_limit, p}; }
-      sink_.array_begin();
+      begin(tape_entry::array, p);
       p = skip_whitespace(p + 1);
       if (p == n_) { return {error_code::unexpected_end, p}; }
       if (d_[p] == ']') {
-        sink_.array_end();
+        end(in_array);
         p++;
         goto after_value;
       }
@@ -149,21 +186,26 @@ private:
       goto value;
     case '"': {
       uint64_t length = 0;
+      const size_t start = p;
       if (error e = parse_string(p, length); !e.ok()) { return e; }
-      sink_.string(length);
+      if constexpr (tape) {
+        sink_.raw_string(d_ + start, p - start, start, false);
+      } else {
+        sink_.string(length);
+      }
       goto after_value;
     }
     case 't':
       if (error e = parse_literal(p, "true", 4); !e.ok()) { return e; }
-      sink_.boolean(true);
+      literal(tape_entry::true_value, p - 4);
       goto after_value;
     case 'f':
       if (error e = parse_literal(p, "false", 5); !e.ok()) { return e; }
-      sink_.boolean(false);
+      literal(tape_entry::false_value, p - 5);
       goto after_value;
     case 'n':
       if (error e = parse_literal(p, "null", 4); !e.ok()) { return e; }
-      sink_.null();
+      literal(tape_entry::null_value, p - 4);
       goto after_value;
     default:
       if (d_[p] == '-' || is_digit(d_[p])) {
@@ -179,8 +221,13 @@ private:
     if (d_[p] != '"') { return {error_code::expected_key, p}; }
     {
       uint64_t length = 0;
+      const size_t start = p;
       if (error e = parse_string(p, length); !e.ok()) { return e; }
-      sink_.key(length);
+      if constexpr (tape) {
+        sink_.raw_string(d_ + start, p - start, start, true);
+      } else {
+        sink_.key(length);
+      }
     }
     p = skip_whitespace(p);
     if (p == n_) { return {error_code::unexpected_end, p}; }
@@ -199,14 +246,14 @@ private:
           goto value;
         }
         if (c != ']') { return {error_code::expected_comma_or_bracket, p}; }
-        sink_.array_end();
+        end(in_array);
       } else {
         if (c == ',') {
           p = skip_whitespace(p + 1);
           goto key;
         }
         if (c != '}') { return {error_code::expected_comma_or_brace, p}; }
-        sink_.object_end();
+        end(in_object);
       }
       p++;
       scopes_.pop_back();
@@ -262,8 +309,25 @@ private:
       while (p < n_ && is_digit(d_[p])) { p++; }
     }
     pos = p;
-    // Integral tokens in [-2^63, 2^64) fold their 64-bit pattern; all else the rounded double.
-    if (integral && !overflow && (!negative || magnitude <= (uint64_t(1) << 63))) {
+    if constexpr (tape) {
+      if (integral && !overflow && (!negative || magnitude <= (uint64_t(1) << 63))) {
+        if (negative) {
+          sink_.int64(int64_t(~magnitude + 1), start);
+        } else if (magnitude <= uint64_t(INT64_MAX)) {
+          sink_.int64(int64_t(magnitude), start);
+        } else {
+          sink_.uint64(magnitude, start);
+        }
+        return {};
+      }
+      const double d = integral ? 0.0 : number_token_to_double(d_ + start, p - start);
+      if (integral || d - d != 0.0) { // past 64 bits, or past the double range
+        sink_.big_number(start, p - start);
+      } else {
+        sink_.float64(d, start);
+      }
+    } else if (integral && !overflow && (!negative || magnitude <= (uint64_t(1) << 63))) {
+      // Integral tokens in [-2^63, 2^64) fold their 64-bit pattern; all else the rounded double.
       sink_.integer(negative ? ~magnitude + 1 : magnitude);
     } else {
       sink_.floating(number_token_to_double(d_ + start, p - start));

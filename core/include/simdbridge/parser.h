@@ -11,6 +11,7 @@
 #include "simdbridge/error.h"
 #include "simdbridge/input.h"
 #include "simdbridge/result.h"
+#include "simdbridge/tape.h"
 
 namespace simdbridge {
 
@@ -88,6 +89,21 @@ public:
    * the double range, a lone surrogate escape) is error_code::unsupported_value at offset 0.
    */
   error parse(input in, document &doc) noexcept;
+
+  /**
+   * Parses one document (fully validated) into the caller's arrays as a binding tape (see
+   * tape.h): every value with its byte offset, strings unescaped, numbers past 64 bits or past
+   * the double range as their tokens. Where the arrays are too small it returns
+   * error_code::output_too_small, and `out` says the sizes needed.
+   *
+   * Example:
+   *
+   *     std::vector<uint64_t> words(1024); std::vector<uint8_t> strings(4096);
+   *     simdbridge::tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
+   *     simdbridge::error e = parser.to_tape(simdbridge::input::copy_of(R"({"a":[1,"x"]})"), out);
+   *     // words[0] >> 56 == tape_entry::object; out.words_used == 10
+   */
+  error to_tape(input in, tape_buffer &out) noexcept;
 
   /**
    * Parses one document and keeps it for document_field(), until the next call that parses on

@@ -150,6 +150,18 @@ simdbridge_result simdbridge_document_field(simdbridge_parser *parser, const cha
                                             size_t pointer_length, int32_t type, uint8_t *out,
                                             size_t out_capacity);
 
+/**
+ * Parses one document (fully validated) into the caller's arrays as a binding tape (see
+ * simdbridge/tape.h): `words` receives two 64-bit words per value and per key, `strings` the
+ * unescaped UTF-8 of strings and keys. Returns a simdbridge_error code; status_out[0] receives
+ * the words written, status_out[1] the string bytes written (with SIMDBRIDGE_OUTPUT_TOO_SMALL:
+ * the sizes needed, to grow the arrays to and call again), status_out[2] an error's byte offset.
+ * Returns a plain integer, so that an FFM downcall allocates nothing for its result.
+ */
+int32_t simdbridge_tape(simdbridge_parser *parser, const uint8_t *data, size_t length, size_t capacity,
+                        uint64_t *words, size_t word_capacity, uint8_t *strings, size_t string_capacity,
+                        uint64_t *status_out);
+
 /** A one-line English description of an error code. Never NULL. */
 const char *simdbridge_error_message(int32_t error);
 

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+#ifndef SIMDBRIDGE_TAPE_H
+#define SIMDBRIDGE_TAPE_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace simdbridge {
+
+/**
+ * The binding tape: a parsed document written into the caller's two arrays in one call, for a
+ * front end that binds values to its own objects (the JVM's data binding) without calling back
+ * per value. Unlike simdjson's tape (document.h) it keeps every value's byte offset in the
+ * input, for error messages, and it holds what simdjson cannot (integers past 64 bits, numbers
+ * past the double range, lone surrogate escapes).
+ *
+ * Every value and every object key is one entry of two 64-bit words, in document order:
+ *
+ * - word 0: the kind (`tape_entry`) in the top 8 bits; bit 55 set on a string that holds a lone
+ *   surrogate (see below); the value's byte offset in the input in the low 48 bits (a string's
+ *   or key's opening quote, a number's first byte, a container's bracket).
+ * - word 1, by kind:
+ *   - object, array: the word index just past the container's last entry in the high 32 bits,
+ *     the number of members or elements in the low 32 bits;
+ *   - string, and an object's keys: offset into `strings` in the high 32 bits, byte length in
+ *     the low 32 bits. `strings` holds the unescaped UTF-8, one string after another; a lone
+ *     surrogate escape (\uD800) is written as its 3-byte generalized UTF-8 form (WTF-8);
+ *   - int64: the value; uint64: the value (an integer in [2^63, 2^64)); float64: the bits of
+ *     the double;
+ *   - big_number: the length of the number's token (an integer past 64 bits, or a number past
+ *     the double range), which the caller reads from the input at the entry's offset;
+ *   - true, false, null: 0.
+ *
+ * An object's entries alternate key, value. The document's value is the entry at word 0.
+ */
+enum class tape_entry : uint8_t {
+  object = 1,
+  array = 2,
+  string = 3,
+  int64 = 4,
+  uint64 = 5,
+  float64 = 6,
+  big_number = 7,
+  true_value = 8,
+  false_value = 9,
+  null_value = 10,
+};
+
+/** Bit 55 of word 0: the string holds a lone surrogate (in WTF-8). */
+inline constexpr uint64_t tape_lone_surrogate = uint64_t(1) << 55;
+/** The low 48 bits of word 0: the byte offset. */
+inline constexpr uint64_t tape_offset_mask = (uint64_t(1) << 48) - 1;
+
+/**
+ * The caller's arrays, and what a call wrote (or, when it returned output_too_small, the sizes
+ * it would have needed: grow the arrays to those and call again).
+ */
+struct tape_buffer {
+  uint64_t *words = nullptr;
+  size_t word_capacity = 0;
+  uint8_t *strings = nullptr;
+  size_t string_capacity = 0;
+  /** Out: words written (or needed). */
+  size_t words_used = 0;
+  /** Out: bytes of `strings` written (or needed). */
+  size_t strings_used = 0;
+};
+
+} // namespace simdbridge
+
+#endif // SIMDBRIDGE_TAPE_H

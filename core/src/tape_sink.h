@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0
+// Writes the binding tape (simdbridge/tape.h) from the parse events of either reader: the On
+// Demand walk (unescaped strings from simdjson) and the scalar parser (raw string tokens,
+// unescaped here). Past the caller's capacity it keeps counting, so that the caller learns the
+// sizes it needs.
+#ifndef SIMDBRIDGE_SRC_TAPE_SINK_H
+#define SIMDBRIDGE_SRC_TAPE_SINK_H
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "simdbridge/tape.h"
+
+namespace simdbridge::internal {
+
+class tape_sink {
+public:
+  /** The readers call the methods below, with offsets, instead of the checksum's events. */
+  static constexpr bool records_tape = true;
+
+  tape_sink() = default;
+  tape_sink(tape_buffer *out, std::vector<uint64_t> *open) noexcept : out_(out), open_(open) { open_->clear(); }
+
+  /** Forgets everything written: the other reader starts again. */
+  void reset() noexcept {
+    words_ = 0;
+    strings_ = 0;
+    overflow_ = false;
+    open_->clear();
+  }
+
+  size_t words() const noexcept { return words_; }
+  size_t strings() const noexcept { return strings_; }
+  /** False where something was not written for want of capacity (words() and strings() tell how much is needed). */
+  bool fits() const noexcept { return !overflow_; }
+
+  void container_begin(tape_entry kind, uint64_t offset) noexcept {
+    count_value();
+    open_->push_back(uint64_t(words_) << 32);
+    entry(kind, offset, 0);
+  }
+
+  void container_end() noexcept {
+    const uint64_t top = open_->back();
+    open_->pop_back();
+    const size_t at = size_t(top >> 32);
+    if (!overflow_) { out_->words[at + 1] = (uint64_t(words_) << 32) | (top & 0xFFFFFFFF); }
+  }
+
+  /** A key (not counted as a value of its object). */
+  void key(std::string_view unescaped, uint64_t offset) noexcept { put_string(unescaped, offset, 0); }
+
+  void string(std::string_view unescaped, uint64_t offset) noexcept {
+    count_value();
+    put_string(unescaped, offset, 0);
+  }
+
+  /** A string token of the scalar parser, valid JSON, quotes included: unescaped here. */
+  void raw_string(const uint8_t *token, size_t length, uint64_t offset, bool is_key) noexcept {
+    if (!is_key) { count_value(); }
+    const size_t at = strings_;
+    bool lone = false;
+    size_t n = 0;
+    for (size_t i = 1; i + 1 < length;) {
+      uint8_t utf8[4];
+      size_t k = 1;
+      const uint8_t c = token[i];
+      if (c != '\\') {
+        utf8[0] = c;
+        i++;
+      } else if (token[i + 1] != 'u') {
+        const uint8_t e = token[i + 1];
+        utf8[0] = e == 'b' ? '\b' : e == 'f' ? '\f' : e == 'n' ? '\n' : e == 'r' ? '\r' : e == 't' ? '\t' : e;
+        i += 2;
+      } else {
+        uint32_t code = hex4(token + i + 2);
+        i += 6;
+        if (code >= 0xD800 && code <= 0xDBFF && i + 6 < length && token[i] == '\\' && token[i + 1] == 'u') {
+          const uint32_t low = hex4(token + i + 2);
+          if (low >= 0xDC00 && low <= 0xDFFF) {
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+            i += 6;
+          }
+        }
+        lone |= code >= 0xD800 && code <= 0xDFFF;
+        k = encode(code, utf8);
+      }
+      if (at + n + k <= out_->string_capacity) {
+        std::memcpy(out_->strings + at + n, utf8, k);
+      } else {
+        overflow_ = true;
+      }
+      n += k;
+    }
+    strings_ += n;
+    entry(tape_entry::string, offset | (lone ? tape_lone_surrogate : 0), (uint64_t(at) << 32) | n);
+  }
+
+  void int64(int64_t v, uint64_t offset) noexcept { scalar(tape_entry::int64, offset, uint64_t(v)); }
+  void uint64(uint64_t v, uint64_t offset) noexcept { scalar(tape_entry::uint64, offset, v); }
+  void float64(double d, uint64_t offset) noexcept {
+    uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    scalar(tape_entry::float64, offset, bits);
+  }
+  void big_number(uint64_t offset, size_t token_length) noexcept { scalar(tape_entry::big_number, offset, token_length); }
+  void boolean(bool b, uint64_t offset) noexcept { scalar(b ? tape_entry::true_value : tape_entry::false_value, offset, 0); }
+  void null(uint64_t offset) noexcept { scalar(tape_entry::null_value, offset, 0); }
+
+private:
+  void count_value() noexcept {
+    if (!open_->empty()) { open_->back()++; }
+  }
+
+  void entry(tape_entry kind, uint64_t offset, uint64_t payload) noexcept {
+    if (words_ + 2 <= out_->word_capacity) {
+      out_->words[words_] = (uint64_t(kind) << 56) | offset;
+      out_->words[words_ + 1] = payload;
+    } else {
+      overflow_ = true;
+    }
+    words_ += 2;
+  }
+
+  void scalar(tape_entry kind, uint64_t offset, uint64_t payload) noexcept {
+    count_value();
+    entry(kind, offset, payload);
+  }
+
+  void put_string(std::string_view s, uint64_t offset, uint64_t flags) noexcept {
+    const size_t at = strings_;
+    if (at + s.size() <= out_->string_capacity) {
+      std::memcpy(out_->strings + at, s.data(), s.size());
+    } else {
+      overflow_ = true;
+    }
+    strings_ += s.size();
+    entry(tape_entry::string, offset | flags, (uint64_t(at) << 32) | s.size());
+  }
+
+  static uint32_t hex4(const uint8_t *p) noexcept {
+    uint32_t code = 0;
+    for (int k = 0; k < 4; k++) {
+      const uint8_t c = p[k];
+      code = code * 16 + (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+    }
+    return code;
+  }
+
+  /** UTF-8 of a code point; a surrogate (lone) in its generalized 3-byte form. */
+  static size_t encode(uint32_t c, uint8_t *out) noexcept {
+    if (c < 0x80) {
+      out[0] = uint8_t(c);
+      return 1;
+    }
+    if (c < 0x800) {
+      out[0] = uint8_t(0xC0 | (c >> 6));
+      out[1] = uint8_t(0x80 | (c & 0x3F));
+      return 2;
+    }
+    if (c < 0x10000) {
+      out[0] = uint8_t(0xE0 | (c >> 12));
+      out[1] = uint8_t(0x80 | ((c >> 6) & 0x3F));
+      out[2] = uint8_t(0x80 | (c & 0x3F));
+      return 3;
+    }
+    out[0] = uint8_t(0xF0 | (c >> 18));
+    out[1] = uint8_t(0x80 | ((c >> 12) & 0x3F));
+    out[2] = uint8_t(0x80 | ((c >> 6) & 0x3F));
+    out[3] = uint8_t(0x80 | (c & 0x3F));
+    return 4;
+  }
+
+  tape_buffer *out_ = nullptr;
+  std::vector<uint64_t> *open_ = nullptr; // per open container: its word index << 32 | count
+  size_t words_ = 0;
+  size_t strings_ = 0;
+  bool overflow_ = false;
+};
+
+} // namespace simdbridge::internal
+
+#endif // SIMDBRIDGE_SRC_TAPE_SINK_H

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+// The binding tape (tape.h): its layout on small documents, the two readers writing the same
+// tape, the checksum folded from the tape equal to the engine's on every corpus file, arrays
+// too small, and errors with the validator's offsets.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "checksum_sink.h"
+#include "scalar_parser.h"
+#include "simdbridge/tape.h"
+#include "tape_sink.h"
+#include "test_support.h"
+
+namespace simdbridge::test {
+namespace {
+
+struct tape {
+  std::vector<uint64_t> words;
+  std::vector<uint8_t> strings;
+  error e;
+
+  tape_entry kind(size_t w) const { return tape_entry(words[w] >> 56); }
+  uint64_t offset(size_t w) const { return words[w] & tape_offset_mask; }
+  size_t end(size_t w) const { return size_t(words[w + 1] >> 32); }
+  uint32_t count(size_t w) const { return uint32_t(words[w + 1]); }
+  std::string text(size_t w) const {
+    return std::string(reinterpret_cast<const char *>(strings.data()) + (words[w + 1] >> 32), uint32_t(words[w + 1]));
+  }
+};
+
+tape to_tape(parser &p, const std::string &json, size_t word_capacity = 1 << 16, size_t string_capacity = 1 << 16) {
+  tape t;
+  t.words.assign(word_capacity, 0);
+  t.strings.assign(string_capacity, 0);
+  tape_buffer out{t.words.data(), t.words.size(), t.strings.data(), t.strings.size()};
+  t.e = p.to_tape(input::copy_of(json), out);
+  if (t.e.ok() || t.e.code == error_code::output_too_small) {
+    t.words.resize(out.words_used);
+    t.strings.resize(out.strings_used);
+  }
+  return t;
+}
+
+/** The scalar parser alone writing the tape. */
+tape slow_tape(const std::string &json) {
+  tape t;
+  t.words.assign(json.size() + 16, 0);
+  t.strings.assign(json.size() + 16, 0);
+  tape_buffer out{t.words.data(), t.words.size(), t.strings.data(), t.strings.size()};
+  std::vector<uint64_t> open;
+  std::vector<uint8_t> scopes;
+  internal::tape_sink sink(&out, &open);
+  internal::scalar_parser<internal::tape_sink> slow(reinterpret_cast<const uint8_t *>(json.data()), json.size(),
+                                                    1024, sink, scopes);
+  t.e = slow.parse_document();
+  t.words.resize(sink.words());
+  t.strings.resize(sink.strings());
+  return t;
+}
+
+/** ../shared/spec/checksum.md folded from a tape. */
+uint64_t fold_tape(const tape &t, const std::string &json, size_t w, uint64_t h) {
+  using namespace internal;
+  switch (t.kind(w)) {
+  case tape_entry::object: {
+    h = fold(h, tag_object_begin, 0);
+    for (size_t k = w + 2; k < t.end(w);) {
+      h = fold(h, tag_key, uint32_t(t.words[k + 1]));
+      h = fold_tape(t, json, k + 2, h);
+      k = (t.kind(k + 2) == tape_entry::object || t.kind(k + 2) == tape_entry::array) ? t.end(k + 2) : k + 4;
+    }
+    return fold(h, tag_object_end, 0);
+  }
+  case tape_entry::array: {
+    h = fold(h, tag_array_begin, 0);
+    for (size_t k = w + 2; k < t.end(w);) {
+      h = fold_tape(t, json, k, h);
+      k = (t.kind(k) == tape_entry::object || t.kind(k) == tape_entry::array) ? t.end(k) : k + 2;
+    }
+    return fold(h, tag_array_end, 0);
+  }
+  case tape_entry::string: return fold(h, tag_string, uint32_t(t.words[w + 1]));
+  case tape_entry::int64:
+  case tape_entry::uint64: return fold(h, tag_integer, t.words[w + 1]);
+  case tape_entry::float64: return fold(h, tag_double, t.words[w + 1]);
+  case tape_entry::big_number: {
+    const auto *token = reinterpret_cast<const uint8_t *>(json.data()) + t.offset(w);
+    return fold(h, tag_double, double_bits(number_token_to_double(token, t.words[w + 1])));
+  }
+  case tape_entry::true_value: return fold(h, tag_true, 0);
+  case tape_entry::false_value: return fold(h, tag_false, 0);
+  case tape_entry::null_value: return fold(h, tag_null, 0);
+  }
+  return 0;
+}
+
+TEST(Tape, LayoutOfASmallDocument) {
+  parser p;
+  const std::string json = R"( {"a": [1, -2, 3.5, "x\n\u00e9"], "b": {}, "c": true, "d": null, "e": 18446744073709551615} )";
+  tape t = to_tape(p, json);
+  ASSERT_TRUE(t.e.ok()) << t.e.message();
+  ASSERT_EQ(t.kind(0), tape_entry::object);
+  EXPECT_EQ(t.offset(0), 1u);
+  EXPECT_EQ(t.count(0), 5u);
+  EXPECT_EQ(t.end(0), t.words.size());
+  EXPECT_EQ(t.text(2), "a");
+  EXPECT_EQ(t.offset(2), 2u); // the key's opening quote
+  ASSERT_EQ(t.kind(4), tape_entry::array);
+  EXPECT_EQ(t.offset(4), 7u);
+  EXPECT_EQ(t.count(4), 4u);
+  EXPECT_EQ(t.end(4), 14u);
+  EXPECT_EQ(t.kind(6), tape_entry::int64);
+  EXPECT_EQ(int64_t(t.words[7]), 1);
+  EXPECT_EQ(t.offset(6), 8u);
+  EXPECT_EQ(int64_t(t.words[9]), -2);
+  EXPECT_EQ(t.kind(10), tape_entry::float64);
+  double d;
+  std::memcpy(&d, &t.words[11], 8);
+  EXPECT_EQ(d, 3.5);
+  EXPECT_EQ(t.kind(12), tape_entry::string);
+  EXPECT_EQ(t.text(12), "x\n\xC3\xA9");
+  EXPECT_EQ(t.offset(12), json.find("\"x"));
+  EXPECT_EQ(t.text(14), "b");
+  EXPECT_EQ(t.kind(16), tape_entry::object);
+  EXPECT_EQ(t.count(16), 0u);
+  EXPECT_EQ(t.end(16), 18u);
+  EXPECT_EQ(t.kind(20), tape_entry::true_value);
+  EXPECT_EQ(t.kind(24), tape_entry::null_value);
+  EXPECT_EQ(t.kind(28), tape_entry::uint64);
+  EXPECT_EQ(t.words[29], UINT64_MAX);
+}
+
+TEST(Tape, WhatSimdjsonRefusesComesFromTheScalarParser) {
+  parser p;
+  const std::string json = R"([123456789012345678901234567890, -1e400, "\ud800x", "\ud83d\ude00", -9223372036854775808])";
+  tape t = to_tape(p, json);
+  ASSERT_TRUE(t.e.ok()) << t.e.message();
+  EXPECT_EQ(t.kind(2), tape_entry::big_number);
+  EXPECT_EQ(json.substr(t.offset(2), t.words[3]), "123456789012345678901234567890");
+  EXPECT_EQ(t.kind(4), tape_entry::big_number);
+  EXPECT_EQ(json.substr(t.offset(4), t.words[5]), "-1e400");
+  EXPECT_EQ(t.text(6), "\xED\xA0\x80x");
+  EXPECT_NE(t.words[6] & tape_lone_surrogate, 0u);
+  EXPECT_EQ(t.text(8), "\xF0\x9F\x98\x80");
+  EXPECT_EQ(t.words[8] & tape_lone_surrogate, 0u);
+  EXPECT_EQ(t.kind(10), tape_entry::int64);
+  EXPECT_EQ(int64_t(t.words[11]), INT64_MIN);
+  for (const char *scalar : {"42", " \"s\" ", "true", "null", "-0.5"}) {
+    tape s = to_tape(p, scalar);
+    ASSERT_TRUE(s.e.ok()) << scalar;
+    EXPECT_EQ(s.words.size(), 2u);
+  }
+}
+
+TEST(Tape, BothReadersWriteTheSameTapeOnTheCorpus) {
+  parser p;
+  for (const auto &path : list_files(data_directory() + "/jsonexamples", ".json")) {
+    const std::string json = read_file(path);
+    tape fast = to_tape(p, json, json.size() + 16, json.size() + 16);
+    ASSERT_TRUE(fast.e.ok()) << base_name(path) << ": " << fast.e.message();
+    tape slow = slow_tape(json);
+    ASSERT_TRUE(slow.e.ok()) << base_name(path);
+    EXPECT_EQ(fast.words, slow.words) << base_name(path);
+    EXPECT_EQ(fast.strings, slow.strings) << base_name(path);
+    EXPECT_EQ(fold_tape(fast, json, 0, internal::checksum_seed), p.checksum(input::copy_of(json)).value())
+        << base_name(path);
+  }
+}
+
+TEST(Tape, ArraysTooSmallSayWhatTheyNeed) {
+  parser p;
+  const std::string json = R"({"key": ["a string", "another", [1, 2, 3], {"x": "y"}]})";
+  tape full = to_tape(p, json);
+  ASSERT_TRUE(full.e.ok());
+  for (size_t words : {size_t(0), size_t(2), size_t(7), full.words.size() - 1}) {
+    tape small = to_tape(p, json, words, 1 << 10);
+    EXPECT_EQ(small.e.code, error_code::output_too_small) << words;
+    EXPECT_EQ(small.words.size(), full.words.size());
+  }
+  tape few_bytes = to_tape(p, json, 1 << 10, 5);
+  EXPECT_EQ(few_bytes.e.code, error_code::output_too_small);
+  EXPECT_EQ(few_bytes.strings.size(), full.strings.size());
+  tape exact = to_tape(p, json, full.words.size(), full.strings.size());
+  ASSERT_TRUE(exact.e.ok()) << error_name(exact.e.code) << " " << full.words.size() << " " << full.strings.size();
+  EXPECT_EQ(exact.words, full.words);
+}
+
+TEST(Tape, ErrorsHaveTheValidatorsOffsets) {
+  parser p;
+  for (const char *bad : {"[1,]", "{\"a\" 1}", "[\"\\x\"]", "[1 2]", "", "  ", "{\"a\":[}", "[\"\x01\"]", "01",
+                          "[1e]", "\xEF\xBB\xBF[]", "[\"\xC3\"]", "tru", "{}x"}) {
+    tape t = to_tape(p, bad);
+    const error v = p.validate(input::copy_of(bad));
+    ASSERT_FALSE(v.ok()) << bad;
+    EXPECT_EQ(t.e.code, v.code) << bad;
+    EXPECT_EQ(t.e.offset, v.offset) << bad;
+  }
+  EXPECT_EQ(to_tape(p, std::string(1025, '[') + std::string(1025, ']')).e.code, error_code::depth_limit);
+}
+
+} // namespace
+} // namespace simdbridge::test
