@@ -51,6 +51,13 @@ final class FfmBridge {
     static final MethodHandle DOCUMENT_FIELD;
     static final MethodHandle NOOP;
     static final MethodHandle NOOP_CRITICAL;
+    /**
+     * (parser, data, length, capacity, words, word_capacity, strings, string_capacity, status)
+     * -> error code, critical: the data a heap segment, words and strings heap arrays.
+     */
+    static final MethodHandle TAPE;
+    /** The same with the data's address as a long (native memory). */
+    static final MethodHandle TAPE_AT;
 
     static {
         NativeLibrary.ensureLoaded();
@@ -70,6 +77,10 @@ final class FfmBridge {
         DOCUMENT_PARSE = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_parse"), READ_AT);
         DOCUMENT_FIELD = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_field"),
                 FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+        TAPE = linker.downcallHandle(lookup.findOrThrow("simdbridge_tape"), FunctionDescriptor.of(JAVA_INT,
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
+        TAPE_AT = linker.downcallHandle(lookup.findOrThrow("simdbridge_tape"), FunctionDescriptor.of(JAVA_INT,
+                ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
         NOOP = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid());
         NOOP_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid(), critical);
     }

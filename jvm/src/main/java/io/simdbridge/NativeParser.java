@@ -65,7 +65,7 @@ public final class NativeParser implements AutoCloseable {
     private final MemorySegment slot;
     private final long valueAddress;
     private final SegmentAllocator slotAllocator;
-    /** Extraction status: {consumed, error column}. */
+    /** Extraction status: {consumed, error column}; binding tape: {words, string bytes, error offset}. */
     private final MemorySegment status;
     /**
      * The heap segment of the last array read through FFM_HEAP, so that reading the same array
@@ -100,7 +100,7 @@ public final class NativeParser implements AutoCloseable {
         slot = arena.allocate(FfmBridge.RESULT);
         valueAddress = slot.address() + FfmBridge.RESULT_VALUE;
         slotAllocator = (byteSize, byteAlignment) -> slot;
-        status = arena.allocate(JAVA_LONG, 2);
+        status = arena.allocate(JAVA_LONG, 3);
         field = arena.allocate(256);
     }
 
@@ -287,6 +287,101 @@ public final class NativeParser implements AutoCloseable {
         } catch (Throwable t) {
             throw rethrow(t);
         }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // The binding tape: a whole document in two arrays, one crossing (the data binding's read).
+
+    /**
+     * Parses one document (fully validated) into a binding tape (core/include/simdbridge/tape.h):
+     * two words per value and per key in {@code words}, the unescaped strings in {@code strings},
+     * read and written in place through one critical FFM downcall. The arrays' last 16 elements
+     * are never written (slack for 8-byte reads).
+     *
+     * @return true, with {@link #tapeWords()} and {@link #tapeStrings()} set; false where an array
+     *     is too small: they then give the sizes needed (plus the 16 of slack, grow and call again)
+     * @throws JsonException for invalid JSON, with its byte offset
+     */
+    public boolean tape(byte[] json, int offset, int length, long[] words, byte[] strings) {
+        checkUsable();
+        documentBridge = null;
+        Objects.requireNonNull(json, "json");
+        Objects.checkFromIndexSize(offset, length, json.length);
+        MemorySegment data = heapSegment(json, offset);
+        try {
+            int error = (int) FfmBridge.TAPE.invokeExact(parserSegment, data, (long) length, (long) (json.length - offset),
+                    tapeSegment(words), tapeCapacity(words.length), stringSegment(strings),
+                    tapeCapacity(strings.length), status);
+            return tapeResult(error);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The same over a direct buffer, from its position to its limit (padded, or copied natively). */
+    public boolean tape(ByteBuffer json, long[] words, byte[] strings) {
+        checkUsable();
+        documentBridge = null;
+        Objects.requireNonNull(json, "json");
+        if (!json.isDirect()) {
+            throw new IllegalArgumentException("tape(ByteBuffer) reads a direct buffer; pass a heap array to tape(byte[], ...)");
+        }
+        int position = json.position();
+        try {
+            int error = (int) FfmBridge.TAPE_AT.invokeExact(parserSegment, addressOf(json), (long) json.remaining(),
+                    (long) (json.capacity() - position), tapeSegment(words), tapeCapacity(words.length),
+                    stringSegment(strings), tapeCapacity(strings.length), status);
+            Reference.reachabilityFence(json);
+            return tapeResult(error);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Words written by the last {@link #tape} (or needed, where it returned false). */
+    public int tapeWords() {
+        return (int) Math.min(status.getAtIndex(JAVA_LONG, 0), Integer.MAX_VALUE);
+    }
+
+    /** String bytes written by the last {@link #tape} (or needed). */
+    public int tapeStrings() {
+        return (int) Math.min(status.getAtIndex(JAVA_LONG, 1), Integer.MAX_VALUE);
+    }
+
+    private static long tapeCapacity(int length) {
+        return Math.max(0, length - 16);
+    }
+
+    private boolean tapeResult(int error) {
+        if (error == 0) {
+            return true;
+        }
+        if (error == ErrorCode.OUTPUT_TOO_SMALL.ordinal()) {
+            return false;
+        }
+        throw JsonException.of(error, status.getAtIndex(JAVA_LONG, 2));
+    }
+
+    /** The segments of this thread's tape arrays, kept while the arrays are the same. */
+    private long[] cachedWords;
+    private MemorySegment cachedWordsSegment;
+    private byte[] cachedStrings;
+    private MemorySegment cachedStringsSegment;
+
+    private MemorySegment tapeSegment(long[] words) {
+        if (cachedWords != words) {
+            cachedWordsSegment = MemorySegment.ofArray(words);
+            cachedWords = words;
+        }
+        return cachedWordsSegment;
+    }
+
+    private MemorySegment stringSegment(byte[] strings) {
+        if (cachedStrings != strings) {
+            cachedStringsSegment = MemorySegment.ofArray(strings);
+            cachedStrings = strings;
+        }
+        return cachedStringsSegment;
     }
 
     // ---------------------------------------------------------------------------------------

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge.json;
+
+import static java.lang.constant.ConstantDescs.CD_Object;
+import static java.lang.constant.ConstantDescs.CD_boolean;
+import static java.lang.constant.ConstantDescs.CD_double;
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_void;
+import static java.lang.constant.ConstantDescs.INIT_NAME;
+import static java.lang.constant.ConstantDescs.MTD_void;
+
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.Label;
+import java.lang.classfile.instruction.SwitchCase;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Generates a bean's {@link BeanAccess} with the ClassFile API: a hidden class, nestmate of the
+ * bean, whose methods switch on the property index to a direct field store or load, a setter or
+ * getter call, or the constructor. Defined once per class; the JIT inlines it like hand-written
+ * code.
+ */
+final class AccessGenerator {
+    private static final ClassDesc CD_ACCESS = ClassDesc.of(BeanAccess.class.getName());
+    private static final ClassDesc CD_RUNTIME_EXCEPTION = ClassDesc.of(RuntimeException.class.getName());
+
+    /** The accessor method families: a property's kind decides which one carries it. */
+    enum Family {
+        INT("setInt", "getInt", CD_int), LONG("setLong", "getLong", CD_long), DOUBLE("setDouble", "getDouble", CD_double),
+        BOOLEAN("setBoolean", "getBoolean", CD_boolean), OBJECT("setObject", "getObject", CD_Object);
+
+        final String setter, getter;
+        final ClassDesc value;
+
+        Family(String setter, String getter, ClassDesc value) {
+            this.setter = setter;
+            this.getter = getter;
+            this.value = value;
+        }
+
+        static Family of(Class<?> c) {
+            if (c == int.class || c == short.class || c == byte.class || c == char.class) {
+                return INT;
+            }
+            if (c == long.class) {
+                return LONG;
+            }
+            if (c == double.class || c == float.class) {
+                return DOUBLE;
+            }
+            if (c == boolean.class) {
+                return BOOLEAN;
+            }
+            return OBJECT;
+        }
+    }
+
+    private AccessGenerator() {}
+
+    static BeanAccess generate(BeanModel model) {
+        Class<?> bean = model.type;
+        ClassDesc beanDesc = desc(bean);
+        ClassDesc self = ClassDesc.of(bean.getName() + "$$SimdbridgeAccess");
+        byte[] bytes = ClassFile.of().build(self, cb -> {
+            cb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
+            cb.withSuperclass(CD_ACCESS);
+            cb.withMethodBody(INIT_NAME, MTD_void, ClassFile.ACC_PUBLIC, code -> {
+                code.aload(0);
+                code.invokespecial(CD_ACCESS, INIT_NAME, MTD_void);
+                code.return_();
+            });
+            if (model.noArgs != null) {
+                cb.withMethodBody("create", MethodTypeDesc.of(CD_Object), ClassFile.ACC_PUBLIC, code -> {
+                    code.new_(beanDesc);
+                    code.dup();
+                    code.invokespecial(beanDesc, INIT_NAME, MTD_void);
+                    code.areturn();
+                });
+            }
+            if (model.creator != null) {
+                Constructor<?> c = model.creator;
+                cb.withMethodBody("construct", MethodTypeDesc.of(CD_Object, CD_Object.arrayType()), ClassFile.ACC_PUBLIC, code -> {
+                    code.new_(beanDesc);
+                    code.dup();
+                    Class<?>[] params = c.getParameterTypes();
+                    for (int i = 0; i < params.length; i++) {
+                        code.aload(1);
+                        code.loadConstant(i);
+                        code.aaload();
+                        unbox(code, params[i]);
+                    }
+                    code.invokespecial(beanDesc, INIT_NAME, MethodTypeDesc.of(CD_void, descs(params)));
+                    code.areturn();
+                });
+            }
+            for (Family f : Family.values()) {
+                List<Integer> setters = new ArrayList<>();
+                for (int p = 0; p < model.read.size(); p++) {
+                    BeanModel.Property prop = model.read.get(p);
+                    if (prop.access != null && Family.of(prop.raw) == f) {
+                        setters.add(p);
+                    }
+                }
+                if (!setters.isEmpty()) {
+                    cb.withMethodBody(f.setter, MethodTypeDesc.of(CD_void, CD_Object, CD_int, f.value), ClassFile.ACC_PUBLIC,
+                            code -> switchOn(code, setters, p -> store(code, beanDesc, model.read.get(p), f)));
+                }
+                List<Integer> getters = new ArrayList<>();
+                for (int p = 0; p < model.write.size(); p++) {
+                    if (Family.of(model.write.get(p).raw) == f) {
+                        getters.add(p);
+                    }
+                }
+                if (!getters.isEmpty()) {
+                    cb.withMethodBody(f.getter, MethodTypeDesc.of(f.value, CD_Object, CD_int), ClassFile.ACC_PUBLIC,
+                            code -> switchOn(code, getters, p -> load(code, beanDesc, model.write.get(p), f)));
+                }
+            }
+        });
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(bean, MethodHandles.lookup());
+            MethodHandles.Lookup hidden = lookup.defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
+            return (BeanAccess) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
+        } catch (IllegalAccessException e) {
+            throw new IllegalArgumentException("simdbridge cannot reach the members of " + bean.getName()
+                    + ": its module must open its package to simdbridge", e);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** lookupswitch on the property index (slot 2); each case ends in a return. */
+    private static void switchOn(CodeBuilder code, List<Integer> properties, java.util.function.IntConsumer body) {
+        Label fallback = code.newLabel();
+        List<SwitchCase> cases = new ArrayList<>();
+        List<Label> labels = new ArrayList<>();
+        for (int p : properties) {
+            Label l = code.newLabel();
+            labels.add(l);
+            cases.add(SwitchCase.of(p, l));
+        }
+        code.iload(2);
+        code.lookupswitch(fallback, cases);
+        for (int i = 0; i < properties.size(); i++) {
+            code.labelBinding(labels.get(i));
+            body.accept(properties.get(i));
+        }
+        code.labelBinding(fallback);
+        code.iload(2);
+        code.invokestatic(CD_ACCESS, "noProperty", MethodTypeDesc.of(CD_RUNTIME_EXCEPTION, CD_int));
+        code.athrow();
+    }
+
+    /** setX(Object bean, int p, value): value in slot 3. */
+    private static void store(CodeBuilder code, ClassDesc beanDesc, BeanModel.Property prop, Family f) {
+        Class<?> raw = prop.raw;
+        code.aload(1);
+        code.checkcast(beanDesc);
+        switch (f) {
+            case INT -> {
+                code.iload(3);
+                if (raw == short.class) {
+                    code.i2s();
+                } else if (raw == byte.class) {
+                    code.i2b();
+                } else if (raw == char.class) {
+                    code.i2c();
+                }
+            }
+            case LONG -> code.lload(3);
+            case DOUBLE -> {
+                code.dload(3);
+                if (raw == float.class) {
+                    code.d2f();
+                }
+            }
+            case BOOLEAN -> code.iload(3);
+            case OBJECT -> {
+                code.aload(3);
+                code.checkcast(desc(raw));
+            }
+        }
+        BeanModel.Access a = prop.access;
+        if (a.field() != null) {
+            code.putfield(desc(a.field().getDeclaringClass()), a.field().getName(), desc(a.field().getType()));
+        } else {
+            invoke(code, a.method());
+            if (a.method().getReturnType() != void.class) {
+                pop(code, a.method().getReturnType());
+            }
+        }
+        code.return_();
+    }
+
+    /** getX(Object bean, int p): the value returned. */
+    private static void load(CodeBuilder code, ClassDesc beanDesc, BeanModel.Property prop, Family f) {
+        code.aload(1);
+        code.checkcast(beanDesc);
+        BeanModel.Access a = prop.access;
+        if (a.field() != null) {
+            code.getfield(desc(a.field().getDeclaringClass()), a.field().getName(), desc(a.field().getType()));
+        } else {
+            invoke(code, a.method());
+        }
+        switch (f) {
+            case INT, BOOLEAN -> code.ireturn();
+            case LONG -> code.lreturn();
+            case DOUBLE -> {
+                if (prop.raw == float.class) {
+                    code.f2d();
+                }
+                code.dreturn();
+            }
+            case OBJECT -> code.areturn();
+        }
+    }
+
+    private static void invoke(CodeBuilder code, Method m) {
+        ClassDesc owner = desc(m.getDeclaringClass());
+        MethodTypeDesc type = MethodTypeDesc.of(desc(m.getReturnType()), descs(m.getParameterTypes()));
+        if (m.getDeclaringClass().isInterface()) {
+            code.invokeinterface(owner, m.getName(), type);
+        } else {
+            code.invokevirtual(owner, m.getName(), type);
+        }
+    }
+
+    private static void pop(CodeBuilder code, Class<?> type) {
+        if (type == long.class || type == double.class) {
+            code.pop2();
+        } else {
+            code.pop();
+        }
+    }
+
+    /** An Object[] element to a parameter's type: unboxed for a primitive (never null: defaults are filled in). */
+    private static void unbox(CodeBuilder code, Class<?> type) {
+        if (!type.isPrimitive()) {
+            code.checkcast(desc(type));
+            return;
+        }
+        Class<?> box = java.lang.invoke.MethodType.methodType(type).wrap().returnType();
+        code.checkcast(desc(box));
+        code.invokevirtual(desc(box), type.getName() + "Value", MethodTypeDesc.of(desc(type)));
+    }
+
+    static ClassDesc desc(Class<?> c) {
+        return ClassDesc.ofDescriptor(c.descriptorString());
+    }
+
+    private static ClassDesc[] descs(Class<?>[] classes) {
+        ClassDesc[] out = new ClassDesc[classes.length];
+        for (int i = 0; i < classes.length; i++) {
+            out[i] = desc(classes[i]);
+        }
+        return out;
+    }
+}

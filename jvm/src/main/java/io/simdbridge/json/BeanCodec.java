@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge.json;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * A record or a class, read from a JSON object and written as one. Keys are matched as bytes
+ * ({@link Keys}); values go straight from the tape into the generated {@link BeanAccess}: a
+ * typed store per property, with no boxing for primitives (records and creators collect their
+ * arguments first, boxed, then call the constructor once).
+ */
+final class BeanCodec<T> extends Codec<T> {
+    // Property kinds: how a value is read from the tape and handed to the accessor.
+    private static final int INT = 0, SHORT = 1, BYTE = 2, CHAR = 3, LONG = 4, DOUBLE = 5, FLOAT = 6, BOOLEAN = 7,
+            STRING = 8, OBJECT = 9;
+
+    private final Class<T> type;
+    private BeanAccess access;
+    private boolean viaCreator;
+    // Read side, by read-property index.
+    private Keys keys;
+    private int[] keyToProperty; // Keys index -> read-property index (an ignored component has none)
+    private int[] readKinds;
+    private Codec<?>[] readCodecs;
+    private String[] readNames;
+    private long requiredMask;
+    private int[] requiredBeyond64 = new int[0];
+    private Object[] defaults; // creators: each argument's value where its property is missing
+    // Write side.
+    private int[] writeKinds;
+    private Codec<?>[] writeCodecs;
+    private byte[][] firstKey; // "name":
+    private byte[][] nextKey;  // ,"name":
+
+    BeanCodec(Class<T> type) {
+        this.type = type;
+    }
+
+    /** Fills the codec in (after it is registered, so that a property of its own type finds it). */
+    void initialize(BeanModel model, java.util.function.Function<java.lang.reflect.Type, Codec<?>> codecs) {
+        access = AccessGenerator.generate(model);
+        viaCreator = model.creator != null;
+        int n = model.read.size();
+        readKinds = new int[n];
+        readCodecs = new Codec<?>[n];
+        readNames = new String[n];
+        defaults = viaCreator ? new Object[n] : null;
+        java.util.List<String> names = new java.util.ArrayList<>();
+        java.util.List<Integer> map = new java.util.ArrayList<>();
+        java.util.List<Integer> requiredHigh = new java.util.ArrayList<>();
+        for (int p = 0; p < n; p++) {
+            BeanModel.Property prop = model.read.get(p);
+            readKinds[p] = kind(prop.raw);
+            readCodecs[p] = readKinds[p] == OBJECT ? codecs.apply(prop.type) : null;
+            readNames[p] = prop.name;
+            if (viaCreator) {
+                defaults[p] = defaultValue(prop.raw);
+            }
+            if (prop.name != null) {
+                names.add(prop.name);
+                map.add(p);
+            }
+            if (prop.required) {
+                if (p < 64) {
+                    requiredMask |= 1L << p;
+                } else {
+                    requiredHigh.add(p);
+                }
+            }
+        }
+        keys = new Keys(names.toArray(new String[0]));
+        keyToProperty = map.stream().mapToInt(Integer::intValue).toArray();
+        requiredBeyond64 = requiredHigh.stream().mapToInt(Integer::intValue).toArray();
+        int m = model.write.size();
+        writeKinds = new int[m];
+        writeCodecs = new Codec<?>[m];
+        firstKey = new byte[m][];
+        nextKey = new byte[m][];
+        for (int p = 0; p < m; p++) {
+            BeanModel.Property prop = model.write.get(p);
+            writeKinds[p] = kind(prop.raw);
+            writeCodecs[p] = writeKinds[p] == OBJECT ? codecs.apply(prop.type) : null;
+            JsonWriter w = new JsonWriter(prop.name.length() * 6 + 4);
+            w.writeString(prop.name);
+            w.writeByte((byte) ':');
+            firstKey[p] = w.toByteArray();
+            nextKey[p] = new byte[firstKey[p].length + 1];
+            nextKey[p][0] = ',';
+            System.arraycopy(firstKey[p], 0, nextKey[p], 1, firstKey[p].length);
+        }
+    }
+
+    private static int kind(Class<?> c) {
+        if (c == int.class) return INT;
+        if (c == short.class) return SHORT;
+        if (c == byte.class) return BYTE;
+        if (c == char.class) return CHAR;
+        if (c == long.class) return LONG;
+        if (c == double.class) return DOUBLE;
+        if (c == float.class) return FLOAT;
+        if (c == boolean.class) return BOOLEAN;
+        if (c == String.class) return STRING;
+        return OBJECT;
+    }
+
+    private static Object defaultValue(Class<?> c) {
+        if (c == int.class) return 0;
+        if (c == short.class) return (short) 0;
+        if (c == byte.class) return (byte) 0;
+        if (c == char.class) return (char) 0;
+        if (c == long.class) return 0L;
+        if (c == double.class) return 0.0;
+        if (c == float.class) return 0.0f;
+        if (c == boolean.class) return false;
+        if (c == Optional.class) return Optional.empty();
+        return null;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    T read(Tape t, int w) {
+        int kind = t.kind(w);
+        if (kind != Tape.OBJECT) {
+            if (kind == Tape.NULL) {
+                return null;
+            }
+            throw t.mismatch(w, "an object (" + type.getSimpleName() + ")");
+        }
+        BeanAccess a = access;
+        Object bean = viaCreator ? defaults.clone() : a.create();
+        Object[] args = viaCreator ? (Object[]) bean : null;
+        long seen = 0;
+        java.util.BitSet seenHigh = null;
+        int end = t.next(w);
+        int guess = 0;
+        for (int k = w + 2; k < end; ) {
+            int v = k + 2;
+            int key = keys.find(t, k, guess);
+            if (key < 0) {
+                if (t.failOnUnknown) {
+                    throw new Tape.Mismatch(k, "unknown property '" + t.text(k) + "' of " + type.getSimpleName());
+                }
+                k = t.next(v);
+                continue;
+            }
+            guess = key + 1;
+            int p = keyToProperty[key];
+            if (p < 64) {
+                long bit = 1L << p;
+                if ((seen & bit) != 0 && t.failOnDuplicate) {
+                    throw new Tape.Mismatch(k, "duplicate key '" + readNames[p] + "'");
+                }
+                seen |= bit;
+            } else {
+                if (seenHigh == null) {
+                    seenHigh = new java.util.BitSet();
+                }
+                if (seenHigh.get(p) && t.failOnDuplicate) {
+                    throw new Tape.Mismatch(k, "duplicate key '" + readNames[p] + "'");
+                }
+                seenHigh.set(p);
+            }
+            if (args != null) {
+                args[p] = readBoxed(t, v, p);
+            } else {
+                switch (readKinds[p]) {
+                    case INT -> a.setInt(bean, p, t.intValue(v));
+                    case SHORT -> a.setInt(bean, p, t.shortValue(v));
+                    case BYTE -> a.setInt(bean, p, t.byteValue(v));
+                    case CHAR -> a.setInt(bean, p, t.charValue(v));
+                    case LONG -> a.setLong(bean, p, t.longValue(v));
+                    case DOUBLE -> a.setDouble(bean, p, t.doubleValue(v));
+                    case FLOAT -> a.setDouble(bean, p, (float) t.doubleValue(v));
+                    case BOOLEAN -> a.setBoolean(bean, p, t.booleanValue(v));
+                    case STRING -> a.setObject(bean, p, t.string(v));
+                    default -> a.setObject(bean, p, readCodecs[p].read(t, v));
+                }
+            }
+            k = t.next(v);
+        }
+        if ((seen & requiredMask) != requiredMask || requiredBeyond64.length > 0) {
+            checkRequired(t, w, seen, seenHigh);
+        }
+        return (T) (args != null ? a.construct(args) : bean);
+    }
+
+    private Object readBoxed(Tape t, int v, int p) {
+        return switch (readKinds[p]) {
+            case INT -> t.intValue(v);
+            case SHORT -> t.shortValue(v);
+            case BYTE -> t.byteValue(v);
+            case CHAR -> t.charValue(v);
+            case LONG -> t.longValue(v);
+            case DOUBLE -> t.doubleValue(v);
+            case FLOAT -> (float) t.doubleValue(v);
+            case BOOLEAN -> t.booleanValue(v);
+            case STRING -> t.string(v);
+            default -> readCodecs[p].read(t, v);
+        };
+    }
+
+    private void checkRequired(Tape t, int w, long seen, java.util.BitSet seenHigh) {
+        long missing = requiredMask & ~seen;
+        if (missing != 0) {
+            throw new Tape.Mismatch(w, "missing required property '" + readNames[Long.numberOfTrailingZeros(missing)] + "'");
+        }
+        for (int p : requiredBeyond64) {
+            if (seenHigh == null || !seenHigh.get(p)) {
+                throw new Tape.Mismatch(w, "missing required property '" + readNames[p] + "'");
+            }
+        }
+    }
+
+    @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void write(JsonWriter out, T bean) {
+        if (++out.depth > 1000) {
+            throw new IllegalStateException("simdbridge: objects nest more than 1000 deep (a cycle?) writing " + type.getName());
+        }
+        BeanAccess a = access;
+        out.writeByte((byte) '{');
+        boolean first = true;
+        for (int p = 0, n = writeKinds.length; p < n; p++) {
+            switch (writeKinds[p]) {
+                case INT, SHORT, BYTE -> {
+                    out.writeRaw(first ? firstKey[p] : nextKey[p]);
+                    out.writeInt(a.getInt(bean, p));
+                }
+                case CHAR -> {
+                    out.writeRaw(first ? firstKey[p] : nextKey[p]);
+                    out.writeString(String.valueOf((char) a.getInt(bean, p)));
+                }
+                case LONG -> {
+                    out.writeRaw(first ? firstKey[p] : nextKey[p]);
+                    out.writeLong(a.getLong(bean, p));
+                }
+                case DOUBLE -> {
+                    out.writeRaw(first ? firstKey[p] : nextKey[p]);
+                    out.writeDouble(a.getDouble(bean, p));
+                }
+                case FLOAT -> {
+                    out.writeRaw(first ? firstKey[p] : nextKey[p]);
+                    out.writeFloat((float) a.getDouble(bean, p));
+                }
+                case BOOLEAN -> {
+                    out.writeRaw(first ? firstKey[p] : nextKey[p]);
+                    out.writeBoolean(a.getBoolean(bean, p));
+                }
+                default -> {
+                    Object v = a.getObject(bean, p);
+                    if (v == null) {
+                        if (out.omitNulls) {
+                            continue;
+                        }
+                        out.writeRaw(first ? firstKey[p] : nextKey[p]);
+                        out.writeNull();
+                    } else {
+                        out.writeRaw(first ? firstKey[p] : nextKey[p]);
+                        if (writeKinds[p] == STRING) {
+                            out.writeString((String) v);
+                        } else {
+                            ((Codec) writeCodecs[p]).write(out, v);
+                        }
+                    }
+                }
+            }
+            first = false;
+        }
+        out.writeByte((byte) '}');
+        out.depth--;
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge.json;
+
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+
+/** Codecs of collections, maps, arrays and Optional. */
+final class ContainerCodecs {
+    private ContainerCodecs() {}
+
+    /** A Collection made by {@code factory} (sized by the element count). */
+    static final class CollectionCodec<E, C extends Collection<E>> extends Codec<C> {
+        private final IntFunction<C> factory;
+        Codec<E> element;
+
+        CollectionCodec(IntFunction<C> factory, Codec<E> element) {
+            this.factory = factory;
+            this.element = element;
+        }
+
+        @Override
+        C read(Tape t, int w) {
+            int kind = t.kind(w);
+            if (kind == Tape.NULL) {
+                return null;
+            }
+            if (kind != Tape.ARRAY) {
+                throw t.mismatch(w, "an array");
+            }
+            C c = factory.apply(t.count(w));
+            int end = t.next(w);
+            Codec<E> e = element;
+            for (int i = w + 2; i < end; i = t.next(i)) {
+                c.add(e.read(t, i));
+            }
+            return c;
+        }
+
+        @Override
+        void write(JsonWriter out, C value) {
+            out.writeByte((byte) '[');
+            Codec<E> e = element;
+            if (value instanceof List<E> list && value instanceof java.util.RandomAccess) {
+                for (int i = 0, n = list.size(); i < n; i++) {
+                    if (i > 0) {
+                        out.writeByte((byte) ',');
+                    }
+                    writeElement(out, e, list.get(i));
+                }
+            } else {
+                Iterator<E> it = value.iterator();
+                for (boolean first = true; it.hasNext(); first = false) {
+                    if (!first) {
+                        out.writeByte((byte) ',');
+                    }
+                    writeElement(out, e, it.next());
+                }
+            }
+            out.writeByte((byte) ']');
+        }
+    }
+
+    static <E> void writeElement(JsonWriter out, Codec<E> codec, E value) {
+        if (value == null) {
+            out.writeNull();
+        } else {
+            codec.write(out, value);
+        }
+    }
+
+    /** A Map with keys read from (and written as) strings. */
+    static final class MapCodec<K, V, M extends Map<K, V>> extends Codec<M> {
+        private final Supplier<M> factory;
+        private final Keys.KeyCodec<K> keys;
+        Codec<V> value;
+
+        MapCodec(Supplier<M> factory, Keys.KeyCodec<K> keys, Codec<V> value) {
+            this.factory = factory;
+            this.keys = keys;
+            this.value = value;
+        }
+
+        @Override
+        M read(Tape t, int w) {
+            int kind = t.kind(w);
+            if (kind == Tape.NULL) {
+                return null;
+            }
+            if (kind != Tape.OBJECT) {
+                throw t.mismatch(w, "an object");
+            }
+            M m = factory.get();
+            int end = t.next(w);
+            Codec<V> v = value;
+            for (int k = w + 2; k < end; ) {
+                K key = keys.read(t, k);
+                int at = k + 2;
+                m.put(key, v.read(t, at));
+                k = t.next(at);
+            }
+            if (t.failOnDuplicate && m.size() != t.count(w)) {
+                throw t.duplicateKey(w);
+            }
+            return m;
+        }
+
+        @Override
+        void write(JsonWriter out, M map) {
+            out.writeByte((byte) '{');
+            boolean first = true;
+            Codec<V> v = value;
+            for (Map.Entry<K, V> e : map.entrySet()) {
+                V val = e.getValue();
+                if (val == null && out.omitNulls) {
+                    continue;
+                }
+                if (!first) {
+                    out.writeByte((byte) ',');
+                }
+                first = false;
+                keys.write(out, e.getKey());
+                out.writeByte((byte) ':');
+                writeElement(out, v, val);
+            }
+            out.writeByte((byte) '}');
+        }
+    }
+
+    /** An array of references. */
+    static final class ObjectArrayCodec<E> extends Codec<E[]> {
+        private final Class<E> componentType;
+        Codec<E> element;
+
+        ObjectArrayCodec(Class<E> componentType, Codec<E> element) {
+            this.componentType = componentType;
+            this.element = element;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        E[] read(Tape t, int w) {
+            int kind = t.kind(w);
+            if (kind == Tape.NULL) {
+                return null;
+            }
+            if (kind != Tape.ARRAY) {
+                throw t.mismatch(w, "an array");
+            }
+            E[] a = (E[]) Array.newInstance(componentType, t.count(w));
+            int i = 0;
+            for (int e = w + 2, end = t.next(w); e < end; e = t.next(e)) {
+                a[i++] = element.read(t, e);
+            }
+            return a;
+        }
+
+        @Override
+        void write(JsonWriter out, E[] a) {
+            out.writeByte((byte) '[');
+            for (int i = 0; i < a.length; i++) {
+                if (i > 0) {
+                    out.writeByte((byte) ',');
+                }
+                writeElement(out, element, a[i]);
+            }
+            out.writeByte((byte) ']');
+        }
+    }
+
+    /** Arrays of primitives (byte[] as base64, char[] as a string, as Jackson writes them). */
+    static Codec<?> primitiveArray(Class<?> type) {
+        if (type == int[].class) {
+            return new Codec<int[]>() {
+                @Override
+                int[] read(Tape t, int w) {
+                    if (!isArray(t, w)) {
+                        return null;
+                    }
+                    int[] a = new int[t.count(w)];
+                    int i = 0;
+                    for (int e = w + 2, end = t.next(w); e < end; e += 2) {
+                        a[i++] = t.intValue(e);
+                    }
+                    return a;
+                }
+
+                @Override
+                void write(JsonWriter out, int[] a) {
+                    out.writeByte((byte) '[');
+                    for (int i = 0; i < a.length; i++) {
+                        if (i > 0) {
+                            out.writeByte((byte) ',');
+                        }
+                        out.writeInt(a[i]);
+                    }
+                    out.writeByte((byte) ']');
+                }
+            };
+        }
+        if (type == long[].class) {
+            return new Codec<long[]>() {
+                @Override
+                long[] read(Tape t, int w) {
+                    if (!isArray(t, w)) {
+                        return null;
+                    }
+                    long[] a = new long[t.count(w)];
+                    int i = 0;
+                    for (int e = w + 2, end = t.next(w); e < end; e += 2) {
+                        a[i++] = t.longValue(e);
+                    }
+                    return a;
+                }
+
+                @Override
+                void write(JsonWriter out, long[] a) {
+                    out.writeByte((byte) '[');
+                    for (int i = 0; i < a.length; i++) {
+                        if (i > 0) {
+                            out.writeByte((byte) ',');
+                        }
+                        out.writeLong(a[i]);
+                    }
+                    out.writeByte((byte) ']');
+                }
+            };
+        }
+        if (type == double[].class) {
+            return new Codec<double[]>() {
+                @Override
+                double[] read(Tape t, int w) {
+                    if (!isArray(t, w)) {
+                        return null;
+                    }
+                    double[] a = new double[t.count(w)];
+                    int i = 0;
+                    for (int e = w + 2, end = t.next(w); e < end; e += 2) {
+                        a[i++] = t.doubleValue(e);
+                    }
+                    return a;
+                }
+
+                @Override
+                void write(JsonWriter out, double[] a) {
+                    out.writeByte((byte) '[');
+                    for (int i = 0; i < a.length; i++) {
+                        if (i > 0) {
+                            out.writeByte((byte) ',');
+                        }
+                        out.writeDouble(a[i]);
+                    }
+                    out.writeByte((byte) ']');
+                }
+            };
+        }
+        if (type == byte[].class) {
+            return new Codec<byte[]>() {
+                @Override
+                byte[] read(Tape t, int w) {
+                    int kind = t.kind(w);
+                    if (kind == Tape.NULL) {
+                        return null;
+                    }
+                    if (kind == Tape.STRING) {
+                        try {
+                            return Base64.getDecoder().decode(t.text(w));
+                        } catch (IllegalArgumentException e) {
+                            throw t.mismatch(w, "base64 bytes", "a string that is not base64");
+                        }
+                    }
+                    if (kind != Tape.ARRAY) {
+                        throw t.mismatch(w, "base64 bytes or an array of bytes");
+                    }
+                    byte[] a = new byte[t.count(w)];
+                    int i = 0;
+                    for (int e = w + 2, end = t.next(w); e < end; e += 2) {
+                        a[i++] = t.byteValue(e);
+                    }
+                    return a;
+                }
+
+                @Override
+                void write(JsonWriter out, byte[] a) {
+                    out.writeQuotedAscii(Base64.getEncoder().encodeToString(a));
+                }
+            };
+        }
+        if (type == char[].class) {
+            return new Codec<char[]>() {
+                @Override
+                char[] read(Tape t, int w) {
+                    String s = t.string(w);
+                    return s == null ? null : s.toCharArray();
+                }
+
+                @Override
+                void write(JsonWriter out, char[] a) {
+                    out.writeString(new String(a));
+                }
+            };
+        }
+        // boolean[], short[], float[]: through their boxed codec, element by element.
+        Class<?> component = type.getComponentType();
+        @SuppressWarnings("unchecked")
+        Codec<Object> boxed = (Codec<Object>) ScalarCodecs.BY_CLASS.get(component);
+        return new Codec<Object>() {
+            @Override
+            Object read(Tape t, int w) {
+                if (!isArray(t, w)) {
+                    return null;
+                }
+                Object a = Array.newInstance(component, t.count(w));
+                int i = 0;
+                for (int e = w + 2, end = t.next(w); e < end; e += 2) {
+                    Object v = boxed.read(t, e);
+                    if (v == null) {
+                        if (t.failOnNullPrimitive) {
+                            throw t.mismatch(e, component.getName());
+                        }
+                        i++;
+                        continue;
+                    }
+                    Array.set(a, i++, v);
+                }
+                return a;
+            }
+
+            @Override
+            void write(JsonWriter out, Object a) {
+                out.writeByte((byte) '[');
+                for (int i = 0, n = Array.getLength(a); i < n; i++) {
+                    if (i > 0) {
+                        out.writeByte((byte) ',');
+                    }
+                    boxed.write(out, Array.get(a, i));
+                }
+                out.writeByte((byte) ']');
+            }
+        };
+    }
+
+    private static boolean isArray(Tape t, int w) {
+        int kind = t.kind(w);
+        if (kind == Tape.ARRAY) {
+            return true;
+        }
+        if (kind == Tape.NULL) {
+            return false;
+        }
+        throw t.mismatch(w, "an array");
+    }
+
+    /** Optional: empty for null (and for a missing property of a record or creator). */
+    static final class OptionalCodec<E> extends Codec<Optional<E>> {
+        Codec<E> element;
+
+        OptionalCodec(Codec<E> element) {
+            this.element = element;
+        }
+
+        @Override
+        Optional<E> read(Tape t, int w) {
+            return t.kind(w) == Tape.NULL ? Optional.empty() : Optional.ofNullable(element.read(t, w));
+        }
+
+        @Override
+        void write(JsonWriter out, Optional<E> value) {
+            if (value.isPresent()) {
+                element.write(out, value.get());
+            } else {
+                out.writeNull();
+            }
+        }
+    }
+
+    static <E> IntFunction<List<E>> arrayList() {
+        return n -> new ArrayList<>(n);
+    }
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge.json;
+
+import java.lang.reflect.Field;
+
+/** An enum by its constants' names (or their {@link JsonProperty} names), matched as bytes. */
+final class EnumCodec<E extends Enum<E>> extends Codec<E> {
+    private final Class<E> type;
+    private final E[] constants;
+    private final Keys keys;
+    private final byte[][] written; // each constant as a quoted JSON string
+
+    private EnumCodec(Class<E> type) {
+        this.type = type;
+        this.constants = type.getEnumConstants();
+        String[] names = new String[constants.length];
+        written = new byte[constants.length][];
+        for (int i = 0; i < constants.length; i++) {
+            names[i] = constants[i].name();
+            try {
+                Field f = type.getField(constants[i].name());
+                JsonProperty p = f.getAnnotation(JsonProperty.class);
+                if (p != null) {
+                    names[i] = p.value();
+                }
+            } catch (NoSuchFieldException e) {
+                throw new IllegalStateException(e);
+            }
+            JsonWriter w = new JsonWriter(names[i].length() * 6 + 2);
+            w.writeString(names[i]);
+            written[i] = w.toByteArray();
+        }
+        keys = new Keys(names);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static EnumCodec<?> of(Class<?> type) {
+        return new EnumCodec(type);
+    }
+
+    @Override
+    E read(Tape t, int w) {
+        int kind = t.kind(w);
+        if (kind == Tape.NULL) {
+            return null;
+        }
+        if (kind != Tape.STRING) {
+            throw t.mismatch(w, "one of the constants of " + type.getSimpleName());
+        }
+        return constant(t, w);
+    }
+
+    E constant(Tape t, int w) {
+        int i = keys.find(t, w, 0);
+        if (i < 0) {
+            throw t.mismatch(w, "one of the constants of " + type.getSimpleName(), "\"" + t.text(w) + "\"");
+        }
+        return constants[i];
+    }
+
+    @Override
+    void write(JsonWriter out, E value) {
+        out.writeRaw(written[value.ordinal()]);
+    }
+
+    void writeConstant(JsonWriter out, Enum<?> value) {
+        out.writeRaw(written[value.ordinal()]);
+    }
+}

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge.json;
+
+import io.simdbridge.JsonException;
+import io.simdbridge.NativeParser;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Type;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * Reads JSON into Java objects and writes them as JSON, through the native engine: each read is
+ * one native call that parses and validates the whole document into a tape (two arrays on the
+ * Java heap, read in place), which generated code then binds to records and classes. Immutable
+ * and thread-safe: build one and share it. {@link Json} holds a default one.
+ *
+ * <pre>{@code
+ * JsonMapper strict = JsonMapper.builder()
+ *         .unknownProperties(JsonMapper.Policy.FAIL)
+ *         .duplicateKeys(JsonMapper.Policy.FAIL)
+ *         .build();
+ * Users users = strict.read(bytes, Users.class);
+ * byte[] json = strict.write(users);
+ * }</pre>
+ *
+ * Types: records; classes with a no-argument constructor (public fields and setters) or a
+ * {@link JsonCreator} constructor; List, Set, Collection, Map (String, Integer, Long, UUID or
+ * enum keys), arrays, Optional; enums; primitives and their boxes; String, BigInteger,
+ * BigDecimal, LocalDate, LocalDateTime, Instant, OffsetDateTime (ISO-8601), UUID; Object as
+ * Map, List, String, Long, Double, Boolean or null; generic types through {@link TypeRef}.
+ */
+public final class JsonMapper {
+    /** What to do with a document that is valid JSON but surprising. */
+    public enum Policy {
+        /** Go on: skip an unknown property, keep the last of duplicate keys, read null as 0/false. */
+        ACCEPT,
+        /** Throw a {@link JsonBindException} naming the path and offset. */
+        FAIL
+    }
+
+    private static final ThreadLocal<Contexts> CONTEXTS = ThreadLocal.withInitial(Contexts::new);
+
+    private final boolean failOnUnknown;
+    private final boolean failOnDuplicate;
+    private final boolean failOnNullPrimitive;
+    private final boolean omitNulls;
+
+    private JsonMapper(Builder b) {
+        failOnUnknown = b.unknown == Policy.FAIL;
+        failOnDuplicate = b.duplicates == Policy.FAIL;
+        failOnNullPrimitive = b.nullPrimitives == Policy.FAIL;
+        omitNulls = b.omitNulls;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A mapper's settings. Defaults: accept unknown properties, last duplicate wins, null is 0; nulls written. */
+    public static final class Builder {
+        private Policy unknown = Policy.ACCEPT;
+        private Policy duplicates = Policy.ACCEPT;
+        private Policy nullPrimitives = Policy.ACCEPT;
+        private boolean omitNulls;
+
+        private Builder() {}
+
+        /** A property the class does not have: skipped (ACCEPT) or an error (FAIL). */
+        public Builder unknownProperties(Policy p) {
+            unknown = Objects.requireNonNull(p);
+            return this;
+        }
+
+        /** A key twice in one object: the last wins (ACCEPT) or an error (FAIL). */
+        public Builder duplicateKeys(Policy p) {
+            duplicates = Objects.requireNonNull(p);
+            return this;
+        }
+
+        /** null for a primitive: its default, 0 or false (ACCEPT), or an error (FAIL). */
+        public Builder nullForPrimitives(Policy p) {
+            nullPrimitives = Objects.requireNonNull(p);
+            return this;
+        }
+
+        /** Properties (and map entries) whose value is null are left out of what is written. */
+        public Builder omitNulls(boolean omit) {
+            omitNulls = omit;
+            return this;
+        }
+
+        public JsonMapper build() {
+            return new JsonMapper(this);
+        }
+    }
+
+    // --- reading ---------------------------------------------------------------------------------
+
+    public <T> T read(byte[] json, Class<T> type) {
+        return read(json, 0, json.length, (Type) type);
+    }
+
+    public <T> T read(byte[] json, TypeRef<T> type) {
+        return read(json, 0, json.length, type.type());
+    }
+
+    public <T> T read(byte[] json, int offset, int length, Class<T> type) {
+        return read(json, offset, length, (Type) type);
+    }
+
+    public <T> T read(String json, Class<T> type) {
+        byte[] b = json.getBytes(StandardCharsets.UTF_8);
+        return read(b, 0, b.length, (Type) type);
+    }
+
+    public <T> T read(String json, TypeRef<T> type) {
+        byte[] b = json.getBytes(StandardCharsets.UTF_8);
+        return read(b, 0, b.length, type.type());
+    }
+
+    /** The bytes from the buffer's position to its limit (the position does not move). */
+    public <T> T read(ByteBuffer json, Class<T> type) {
+        return read(json, (Type) type);
+    }
+
+    public <T> T read(ByteBuffer json, TypeRef<T> type) {
+        return read(json, type.type());
+    }
+
+    /** Reads the stream to its end (it is not closed). */
+    public <T> T read(InputStream json, Class<T> type) {
+        return read(readAll(json), (Type) type);
+    }
+
+    public <T> T read(InputStream json, TypeRef<T> type) {
+        return read(readAll(json), type.type());
+    }
+
+    private static byte[] readAll(InputStream in) {
+        try {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private <T> T read(byte[] json, Type type) {
+        return read(json, 0, json.length, type);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T read(byte[] json, int offset, int length, Type type) {
+        Objects.requireNonNull(json, "json");
+        Objects.requireNonNull(type, "type");
+        Objects.checkFromIndexSize(offset, length, json.length);
+        Codec<T> codec = Codecs.forType(type);
+        Contexts c = CONTEXTS.get();
+        Tape t = c.tape(length);
+        try {
+            t.input = json;
+            t.inputOffset = offset;
+            parse(c, t, json, offset, length, null);
+            return bind(codec, t, type);
+        } finally {
+            c.release(t);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T read(ByteBuffer json, Type type) {
+        Objects.requireNonNull(json, "json");
+        Objects.requireNonNull(type, "type");
+        if (!json.isDirect()) {
+            if (json.hasArray()) {
+                return read(json.array(), json.arrayOffset() + json.position(), json.remaining(), type);
+            }
+            byte[] copy = new byte[json.remaining()];
+            json.duplicate().get(copy);
+            return read(copy, 0, copy.length, type);
+        }
+        Codec<T> codec = Codecs.forType(type);
+        Contexts c = CONTEXTS.get();
+        Tape t = c.tape(json.remaining());
+        try {
+            t.inputBuffer = json;
+            parse(c, t, null, 0, json.remaining(), json);
+            return bind(codec, t, type);
+        } finally {
+            c.release(t);
+        }
+    }
+
+    /** One native call (two where the tape's arrays must first grow). */
+    private void parse(Contexts c, Tape t, byte[] json, int offset, int length, ByteBuffer buffer) {
+        NativeParser parser = c.parser();
+        try {
+            for (int attempt = 0; ; attempt++) {
+                boolean fits = buffer == null ? parser.tape(json, offset, length, t.words, t.strings)
+                        : parser.tape(buffer, t.words, t.strings);
+                if (fits) {
+                    return;
+                }
+                if (attempt > 0) {
+                    throw new IllegalStateException("simdbridge: the tape did not fit after growing");
+                }
+                t.grow(parser.tapeWords() + 16, parser.tapeStrings() + 16);
+            }
+        } catch (JsonException e) {
+            Paths.Reader in = buffer == null ? o -> o < length ? json[offset + (int) o] & 0xFF : -1
+                    : o -> o < length ? buffer.get(buffer.position() + (int) o) & 0xFF : -1;
+            String reason = e.code().message();
+            throw new JsonBindException(Paths.ofOffset(in, e.offset()), e.offset(), reason, e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T bind(Codec<T> codec, Tape t, Type type) {
+        t.failOnUnknown = failOnUnknown;
+        t.failOnDuplicate = failOnDuplicate;
+        t.failOnNullPrimitive = failOnNullPrimitive;
+        try {
+            T value = codec.read(t, 0);
+            if (value == null && type instanceof Class<?> c && c.isPrimitive()) {
+                // null read as int.class (say): 0, or an error, as for a primitive property.
+                if (failOnNullPrimitive) {
+                    throw t.mismatch(0, "a " + c.getName());
+                }
+                return (T) java.lang.reflect.Array.get(java.lang.reflect.Array.newInstance(c, 1), 0);
+            }
+            return value;
+        } catch (Tape.Mismatch m) {
+            throw new JsonBindException(Paths.ofWord(t, m.word), t.offset(m.word), m.getMessage(), null);
+        }
+    }
+
+    // --- writing ---------------------------------------------------------------------------------
+
+    /** The value as UTF-8 JSON. */
+    public byte[] write(Object value) {
+        Contexts c = CONTEXTS.get();
+        JsonWriter w = c.writer();
+        try {
+            writeValue(w, value);
+            return w.toByteArray();
+        } finally {
+            c.release(w);
+        }
+    }
+
+    /** Writes the value to the stream as UTF-8 JSON (the stream is not closed). */
+    public void write(Object value, OutputStream out) {
+        Contexts c = CONTEXTS.get();
+        JsonWriter w = c.writer();
+        try {
+            writeValue(w, value);
+            w.writeTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            c.release(w);
+        }
+    }
+
+    /** The value as a JSON string. */
+    public String writeString(Object value) {
+        return new String(write(value), StandardCharsets.UTF_8);
+    }
+
+    private void writeValue(JsonWriter w, Object value) {
+        w.omitNulls = omitNulls;
+        if (value == null) {
+            w.writeNull();
+            return;
+        }
+        NaturalCodec.INSTANCE.write(w, value); // by its runtime class
+    }
+
+    // --- per thread ------------------------------------------------------------------------------
+
+    /**
+     * A thread's native parser, tape and writer, reused from call to call. A read or write that
+     * runs inside another on the same thread (a constructor or getter that reads JSON itself)
+     * gets fresh ones.
+     */
+    private static final class Contexts {
+        private NativeParser parser;
+        private final Tape tape = new Tape(1024, 4096);
+        private final JsonWriter writer = new JsonWriter(4096);
+        /** Arrays past this are not kept after the call (a huge document's tape goes back to the GC). */
+        private static final int KEEP_WORDS = 1 << 22;
+        private static final int KEEP_BYTES = 1 << 24;
+
+        NativeParser parser() {
+            if (parser == null) {
+                parser = NativeParser.forCurrentThread();
+            }
+            return parser;
+        }
+
+        Tape tape(int length) {
+            Tape t = tape.inUse ? new Tape(64, 64) : tape;
+            t.inUse = true;
+            // Strings never take more bytes than the input; words are sized on a guess.
+            t.ensure(Math.min(Integer.MAX_VALUE - 64, length / 2 + 64), length + 16);
+            return t;
+        }
+
+        void release(Tape t) {
+            t.inUse = false;
+            t.input = null;
+            t.inputBuffer = null;
+            if (t == tape && (t.words.length > KEEP_WORDS || t.strings.length > KEEP_BYTES)) {
+                t.words = new long[1024];
+                t.strings = new byte[4096];
+            }
+        }
+
+        JsonWriter writer() {
+            JsonWriter w = writer.inUse ? new JsonWriter(256) : writer;
+            w.inUse = true;
+            w.reset();
+            return w;
+        }
+
+        void release(JsonWriter w) {
+            w.inUse = false;
+            if (w == writer && w.buf.length > KEEP_BYTES) {
+                w.buf = new byte[4096];
+            }
+        }
+    }
+}

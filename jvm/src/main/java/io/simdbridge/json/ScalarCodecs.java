@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge.json;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+
+/** Codecs of the JSON scalars: strings, numbers, booleans, and the types written as strings. */
+final class ScalarCodecs {
+    private ScalarCodecs() {}
+
+    static final Codec<String> STRING = new Codec<>() {
+        @Override
+        String read(Tape t, int w) {
+            return t.string(w);
+        }
+
+        @Override
+        void write(JsonWriter out, String v) {
+            out.writeString(v);
+        }
+    };
+
+    static final Codec<Integer> INT = new Codec<>() {
+        @Override
+        Integer read(Tape t, int w) {
+            return t.kind(w) == Tape.NULL ? null : t.intValue(w);
+        }
+
+        @Override
+        void write(JsonWriter out, Integer v) {
+            out.writeInt(v);
+        }
+    };
+
+    static final Codec<Long> LONG = new Codec<>() {
+        @Override
+        Long read(Tape t, int w) {
+            return t.kind(w) == Tape.NULL ? null : t.longValue(w);
+        }
+
+        @Override
+        void write(JsonWriter out, Long v) {
+            out.writeLong(v);
+        }
+    };
+
+    static final Codec<Short> SHORT = new Codec<>() {
+        @Override
+        Short read(Tape t, int w) {
+            return t.kind(w) == Tape.NULL ? null : t.shortValue(w);
+        }
+
+        @Override
+        void write(JsonWriter out, Short v) {
+            out.writeInt(v);
+        }
+    };
+
+    static final Codec<Byte> BYTE = new Codec<>() {
+        @Override
+        Byte read(Tape t, int w) {
+            return t.kind(w) == Tape.NULL ? null : t.byteValue(w);
+        }
+
+        @Override
+        void write(JsonWriter out, Byte v) {
+            out.writeInt(v);
+        }
+    };
+
+    static final Codec<Double> DOUBLE = new Codec<>() {
+        @Override
+        Double read(Tape t, int w) {
+            return t.kind(w) == Tape.NULL ? null : t.doubleValue(w);
+        }
+
+        @Override
+        void write(JsonWriter out, Double v) {
+            out.writeDouble(v);
+        }
+    };
+
+    static final Codec<Float> FLOAT = new Codec<>() {
+        @Override
+        Float read(Tape t, int w) {
+            return t.kind(w) == Tape.NULL ? null : (float) t.doubleValue(w);
+        }
+
+        @Override
+        void write(JsonWriter out, Float v) {
+            out.writeFloat(v);
+        }
+    };
+
+    static final Codec<Boolean> BOOLEAN = new Codec<>() {
+        @Override
+        Boolean read(Tape t, int w) {
+            return t.kind(w) == Tape.NULL ? null : t.booleanValue(w);
+        }
+
+        @Override
+        void write(JsonWriter out, Boolean v) {
+            out.writeBoolean(v);
+        }
+    };
+
+    static final Codec<Character> CHAR = new Codec<>() {
+        @Override
+        Character read(Tape t, int w) {
+            return t.kind(w) == Tape.NULL ? null : t.charValue(w);
+        }
+
+        @Override
+        void write(JsonWriter out, Character v) {
+            out.writeString(String.valueOf(v.charValue()));
+        }
+    };
+
+    static final Codec<BigInteger> BIG_INTEGER = new Codec<>() {
+        @Override
+        BigInteger read(Tape t, int w) {
+            return t.bigInteger(w);
+        }
+
+        @Override
+        void write(JsonWriter out, BigInteger v) {
+            out.writeAscii(v.toString());
+        }
+    };
+
+    static final Codec<BigDecimal> BIG_DECIMAL = new Codec<>() {
+        @Override
+        BigDecimal read(Tape t, int w) {
+            return t.bigDecimal(w);
+        }
+
+        @Override
+        void write(JsonWriter out, BigDecimal v) {
+            out.writeAscii(v.toString());
+        }
+    };
+
+    /** A type written as an ASCII string and parsed back from one (dates, UUIDs). */
+    static <T> Codec<T> textual(String expected, Function<String, T> parse) {
+        return new Codec<>() {
+            @Override
+            T read(Tape t, int w) {
+                int kind = t.kind(w);
+                if (kind == Tape.NULL) {
+                    return null;
+                }
+                if (kind != Tape.STRING) {
+                    throw t.mismatch(w, expected);
+                }
+                String s = t.text(w);
+                try {
+                    return parse.apply(s);
+                } catch (DateTimeParseException | IllegalArgumentException e) {
+                    throw t.mismatch(w, expected, "\"" + s + "\"");
+                }
+            }
+
+            @Override
+            void write(JsonWriter out, T v) {
+                out.writeString(v.toString());
+            }
+        };
+    }
+
+    static final Map<Class<?>, Codec<?>> BY_CLASS = Map.ofEntries(
+            Map.entry(String.class, STRING),
+            Map.entry(int.class, INT), Map.entry(Integer.class, INT),
+            Map.entry(long.class, LONG), Map.entry(Long.class, LONG),
+            Map.entry(short.class, SHORT), Map.entry(Short.class, SHORT),
+            Map.entry(byte.class, BYTE), Map.entry(Byte.class, BYTE),
+            Map.entry(double.class, DOUBLE), Map.entry(Double.class, DOUBLE),
+            Map.entry(float.class, FLOAT), Map.entry(Float.class, FLOAT),
+            Map.entry(boolean.class, BOOLEAN), Map.entry(Boolean.class, BOOLEAN),
+            Map.entry(char.class, CHAR), Map.entry(Character.class, CHAR),
+            Map.entry(BigInteger.class, BIG_INTEGER), Map.entry(BigDecimal.class, BIG_DECIMAL),
+            Map.entry(LocalDate.class, textual("an ISO-8601 date", LocalDate::parse)),
+            Map.entry(LocalDateTime.class, textual("an ISO-8601 date-time", LocalDateTime::parse)),
+            Map.entry(Instant.class, textual("an ISO-8601 instant", Instant::parse)),
+            Map.entry(OffsetDateTime.class, textual("an ISO-8601 date-time with offset", OffsetDateTime::parse)),
+            Map.entry(UUID.class, textual("a UUID", UUID::fromString)));
+}

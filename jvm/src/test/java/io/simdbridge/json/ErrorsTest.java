@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge.json;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Every error names the JSON path and the byte offset; no input crashes the JVM. */
+class ErrorsTest {
+    record User(String name, int age, @JsonRequired String email, List<String> tags) {}
+
+    record Users(List<User> users) {}
+
+    private static final String USERS = "{\"users\":[{\"name\":\"a\",\"age\":1,\"email\":\"a@x\",\"tags\":[]},"
+            + "{\"name\":\"b\",\"age\":2,\"email\":\"b@x\",\"tags\":[\"t\"]}]}";
+
+    private static String message(String json, Class<?> type) {
+        return message(Json.mapper(), json, type);
+    }
+
+    private static String message(JsonMapper mapper, String json, Class<?> type) {
+        JsonBindException e = assertThrows(JsonBindException.class, () -> mapper.read(json, type));
+        return e.getMessage();
+    }
+
+    @Test
+    void typeMismatches() {
+        String json = USERS.replace("\"age\":2", "\"age\":\"2\"");
+        assertEquals("$.users[1].age: expected an int, found a string (byte " + json.indexOf("\"2\"") + ")",
+                message(json, Users.class));
+        String tags = USERS.replace("[\"t\"]", "[\"t\", 5]");
+        assertEquals("$.users[1].tags[1]: expected a string, found an integer (byte " + tags.indexOf("5]") + ")",
+                message(tags, Users.class));
+        assertEquals("$.users: expected an array, found an object (byte 9)", message("{\"users\":{}}", Users.class));
+        assertEquals("$.users[0].age: expected an int, found 3000000000 (out of range) (byte 17)",
+                message("{\"users\":[{\"age\":3000000000}]}", Users.class));
+        assertEquals("$.users[0].age: expected an int, found a number with a fraction or out of range (byte 17)",
+                message("{\"users\":[{\"age\":1.5}]}", Users.class));
+        assertEquals("$: expected an object (Users), found an array (byte 0)", message("[]", Users.class));
+        assertEquals("$['odd key'].x: expected an int, found true (byte 18)",
+                message("{\"odd key\": {\"x\": true}}", OddHolder.class));
+    }
+
+    record Odd(int x) {}
+
+    record OddHolder(@JsonProperty("odd key") Odd odd) {}
+
+    @Test
+    void missingRequiredProperty() {
+        String json = "{\"users\":[{\"name\":\"a\",\"email\":\"e\"},{\"name\":\"b\"}]}";
+        assertEquals("$.users[1]: missing required property 'email' (byte " + json.indexOf("{\"name\":\"b\"") + ")",
+                message(json, Users.class));
+    }
+
+    @Test
+    void malformedJsonHasThePathWhereItStops() {
+        String json = USERS.substring(0, USERS.indexOf("\"age\":2") + 6) + "}";
+        String m = message(json, Users.class);
+        assertTrue(m.startsWith("$.users[1].age: "), m);
+        assertTrue(m.endsWith("(byte " + (json.length() - 1) + ")"), m);
+        assertEquals("$: the input holds no JSON value (it is empty or only white space) (byte 0)".substring(0, 3),
+                message("", Users.class).substring(0, 3));
+        String bad = message("{\"users\":[{\"name\":\"a\" \"age\":1}]}", Users.class);
+        assertTrue(bad.startsWith("$.users[0].name: ") && bad.endsWith("(byte 22)"), bad);
+    }
+
+    @Test
+    void policies() {
+        JsonMapper strict = JsonMapper.builder().unknownProperties(JsonMapper.Policy.FAIL)
+                .duplicateKeys(JsonMapper.Policy.FAIL).nullForPrimitives(JsonMapper.Policy.FAIL).build();
+        String unknown = "{\"users\":[{\"name\":\"a\",\"email\":\"e\",\"extra\":{\"deep\":[1]}}]}";
+        assertEquals(List.of(), Json.read(unknown, Users.class).users().get(0).tags() == null ? List.of() : List.of("?"));
+        assertEquals("$.users[0].extra: unknown property 'extra' of User (byte " + unknown.indexOf("\"extra\"") + ")",
+                message(strict, unknown, Users.class));
+        String dup = "{\"users\":[{\"name\":\"a\",\"email\":\"e\",\"name\":\"b\"}]}";
+        assertEquals("b", Json.read(dup, Users.class).users().get(0).name()); // the last wins
+        assertEquals("$.users[0].name: duplicate key 'name' (byte " + dup.lastIndexOf("\"name\"") + ")",
+                message(strict, dup, Users.class));
+        String nul = "{\"users\":[{\"email\":\"e\",\"age\":null}]}";
+        assertEquals(0, Json.read(nul, Users.class).users().get(0).age());
+        assertEquals("$.users[0].age: expected an int, found null (byte " + nul.indexOf("null") + ")",
+                message(strict, nul, Users.class));
+        String dupMap = "{\"a\":1,\"b\":2,\"a\":3}";
+        JsonBindException e = assertThrows(JsonBindException.class, () -> strict.read(dupMap, Map.class));
+        assertEquals("$.a: duplicate key 'a' (byte 13)", e.getMessage());
+        assertEquals(Map.of("a", 3L, "b", 2L), Json.read(dupMap, Map.class));
+    }
+
+    @Test
+    void writingACycleIsAnErrorNotAStackOverflow() {
+        Loop a = new Loop();
+        a.next = a;
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Json.write(a));
+        assertTrue(e.getMessage().contains("cycle"), e.getMessage());
+    }
+
+    public static class Loop {
+        public Loop next;
+    }
+
+    @Test
+    void truncatedAndCorruptedInputNeverCrashes() {
+        byte[] full = USERS.getBytes(StandardCharsets.UTF_8);
+        for (int end = 0; end < full.length; end++) {
+            byte[] cut = java.util.Arrays.copyOf(full, end);
+            JsonBindException e = assertThrows(JsonBindException.class, () -> Json.read(cut, Users.class), "cut at " + end);
+            assertTrue(e.offset() >= 0 && e.offset() <= end, e.getMessage());
+        }
+        Random r = new Random(5);
+        for (int i = 0; i < 3000; i++) {
+            byte[] b = full.clone();
+            for (int k = 0; k < 1 + r.nextInt(3); k++) {
+                b[r.nextInt(b.length)] = (byte) r.nextInt(256);
+            }
+            try {
+                Json.read(b, Users.class);
+                Json.read(b, Object.class);
+            } catch (JsonBindException expected) {
+                assertTrue(expected.offset() >= 0 && expected.offset() <= b.length, expected.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void hugeDeepAndWrongEncodingInput() {
+        String deep = "[".repeat(2000) + "]".repeat(2000);
+        JsonBindException e = assertThrows(JsonBindException.class, () -> Json.read(deep, Object.class));
+        assertTrue(e.getMessage().contains("depth") || e.getMessage().contains("deep"), e.getMessage());
+        byte[] utf16 = "{\"users\":[]}".getBytes(StandardCharsets.UTF_16);
+        assertThrows(JsonBindException.class, () -> Json.read(utf16, Users.class));
+        byte[] latin1 = "[\"caf\u00e9\"]".getBytes(StandardCharsets.ISO_8859_1);
+        e = assertThrows(JsonBindException.class, () -> Json.read(latin1, Object.class));
+        assertEquals(5, e.offset());
+        StringBuilder big = new StringBuilder("[");
+        for (int i = 0; i < 200_000; i++) {
+            big.append(i > 0 ? "," : "").append("{\"id\":").append(i).append(",\"name\":\"n").append(i).append("\"}");
+        }
+        big.append(']');
+        List<BindingTest.Friend> friends = Json.read(big.toString(), new TypeRef<List<BindingTest.Friend>>() {});
+        assertEquals(199_999, friends.get(199_999).id());
+        assertEquals("n5", friends.get(5).name());
+    }
+
+    @Test
+    void wrongArgumentsFromJava() {
+        byte[] b = "[1]".getBytes(StandardCharsets.UTF_8);
+        assertThrows(IndexOutOfBoundsException.class, () -> Json.mapper().read(b, 2, 5, Object.class));
+        assertThrows(IndexOutOfBoundsException.class, () -> Json.mapper().read(b, -1, 1, Object.class));
+        assertThrows(NullPointerException.class, () -> Json.read((byte[]) null, Object.class));
+        assertThrows(IllegalArgumentException.class, () -> Json.read(b, Runnable.class));
+        assertEquals(List.of(1L), Json.mapper().read(b, 0, 3, Object.class));
+    }
+}
