@@ -18,6 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import core_suite  # noqa: E402
+import databind_suite  # noqa: E402
 import jvm_suite  # noqa: E402
 import python_suite  # noqa: E402
 import report  # noqa: E402
@@ -25,6 +26,7 @@ import report  # noqa: E402
 SUITES = {
     "core": core_suite.run,
     "jvm": jvm_suite.run,
+    "databind": databind_suite.run,
     "python": python_suite.run,
 }
 

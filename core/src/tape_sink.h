@@ -62,6 +62,7 @@ public:
     if (!is_key) { count_value(); }
     const size_t at = strings_;
     bool lone = false;
+    uint8_t bits = 0;
     size_t n = 0;
     for (size_t i = 1; i + 1 < length;) {
       uint8_t utf8[4];
@@ -87,6 +88,7 @@ public:
         lone |= code >= 0xD800 && code <= 0xDFFF;
         k = encode(code, utf8);
       }
+      bits |= utf8[0];
       if (at + n + k <= out_->string_capacity) {
         std::memcpy(out_->strings + at + n, utf8, k);
       } else {
@@ -95,7 +97,8 @@ public:
       n += k;
     }
     strings_ += n;
-    entry(tape_entry::string, offset | (lone ? tape_lone_surrogate : 0), (uint64_t(at) << 32) | n);
+    entry(tape_entry::string, offset | (lone ? tape_lone_surrogate : 0) | (bits < 0x80 ? tape_ascii : 0),
+          (uint64_t(at) << 32) | n);
   }
 
   void int64(int64_t v, uint64_t offset) noexcept { scalar(tape_entry::int64, offset, uint64_t(v)); }
@@ -131,13 +134,42 @@ private:
 
   void put_string(std::string_view s, uint64_t offset, uint64_t flags) noexcept {
     const size_t at = strings_;
-    if (at + s.size() <= out_->string_capacity) {
-      std::memcpy(out_->strings + at, s.data(), s.size());
+    const size_t n = s.size();
+    uint64_t bits = 0;
+    if (at + ((n + 15) & ~size_t(15)) <= out_->string_capacity) {
+      // Short strings (most keys and values) in 16-byte steps, without a call to memcpy, and
+      // their top bits gathered on the way (ASCII or not). The source is simdjson's string
+      // buffer, which has SIMDJSON_PADDING bytes of slack after each string; the bytes written
+      // past the string are overwritten by the next one.
+      const char *src = s.data();
+      uint8_t *dst = out_->strings + at;
+      size_t i = 0;
+      for (; i + 16 <= n; i += 16) {
+        uint64_t a, b;
+        std::memcpy(&a, src + i, 8);
+        std::memcpy(&b, src + i + 8, 8);
+        std::memcpy(dst + i, &a, 8);
+        std::memcpy(dst + i + 8, &b, 8);
+        bits |= a | b;
+      }
+      if (i < n) {
+        uint64_t a, b;
+        std::memcpy(&a, src + i, 8);
+        std::memcpy(&b, src + i + 8, 8);
+        std::memcpy(dst + i, &a, 8);
+        std::memcpy(dst + i + 8, &b, 8);
+        const size_t r = n - i; // 1 to 15 bytes of the string in a, b
+        bits |= (r >= 8 ? a : a & ((uint64_t(1) << (8 * r)) - 1)) | (r > 8 ? b & ((uint64_t(1) << (8 * (r - 8))) - 1) : 0);
+      }
+    } else if (at + n <= out_->string_capacity) {
+      std::memcpy(out_->strings + at, s.data(), n); // near the end of the array: exactly
+      for (size_t i = 0; i < n; i++) { bits |= uint8_t(s[i]); }
     } else {
       overflow_ = true;
     }
-    strings_ += s.size();
-    entry(tape_entry::string, offset | flags, (uint64_t(at) << 32) | s.size());
+    strings_ += n;
+    const bool ascii = (bits & 0x8080808080808080ULL) == 0;
+    entry(tape_entry::string, offset | flags | (ascii ? tape_ascii : 0), (uint64_t(at) << 32) | n);
   }
 
   static uint32_t hex4(const uint8_t *p) noexcept {

@@ -17,7 +17,8 @@ namespace simdbridge {
  * Every value and every object key is one entry of two 64-bit words, in document order:
  *
  * - word 0: the kind (`tape_entry`) in the top 8 bits; bit 55 set on a string that holds a lone
- *   surrogate (see below); the value's byte offset in the input in the low 48 bits (a string's
+ *   surrogate (see below), bit 54 on a string known to be ASCII; the value's byte offset in the
+ *   input in the low 48 bits (a string's
  *   or key's opening quote, a number's first byte, a container's bracket).
  * - word 1, by kind:
  *   - object, array: the word index just past the container's last entry in the high 32 bits,
@@ -48,6 +49,8 @@ enum class tape_entry : uint8_t {
 
 /** Bit 55 of word 0: the string holds a lone surrogate (in WTF-8). */
 inline constexpr uint64_t tape_lone_surrogate = uint64_t(1) << 55;
+/** Bit 54 of word 0: the string is all ASCII (set by the fast reader; a hint, never required). */
+inline constexpr uint64_t tape_ascii = uint64_t(1) << 54;
 /** The low 48 bits of word 0: the byte offset. */
 inline constexpr uint64_t tape_offset_mask = (uint64_t(1) << 48) - 1;
 

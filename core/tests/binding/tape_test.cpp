@@ -122,6 +122,8 @@ TEST(Tape, LayoutOfASmallDocument) {
   EXPECT_EQ(d, 3.5);
   EXPECT_EQ(t.kind(12), tape_entry::string);
   EXPECT_EQ(t.text(12), "x\n\xC3\xA9");
+  EXPECT_EQ(t.words[12] & tape_ascii, 0u);
+  EXPECT_NE(t.words[2] & tape_ascii, 0u); // "a"
   EXPECT_EQ(t.offset(12), json.find("\"x"));
   EXPECT_EQ(t.text(14), "b");
   EXPECT_EQ(t.kind(16), tape_entry::object);

@@ -148,7 +148,8 @@ public final class JsonMapper {
         }
     }
 
-    private <T> T read(byte[] json, Type type) {
+    /** A type known only at run time (a Class, a ParameterizedType, ...). */
+    public <T> T read(byte[] json, Type type) {
         return read(json, 0, json.length, type);
     }
 

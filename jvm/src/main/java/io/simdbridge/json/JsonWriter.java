@@ -3,20 +3,49 @@ package io.simdbridge.json;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The output of {@link Codec#write}: UTF-8 JSON in a growing byte array. Strings are checked a
- * whole string at a time (one pass that the JIT vectorizes) and copied in bulk where nothing
- * needs escaping; doubles are written in the shortest form that reads back to the same value
+ * The output of {@link Codec#write}: UTF-8 JSON in a growing byte array. Strings are checked
+ * eight bytes at a time and copied in bulk between escapes; doubles are written in the shortest form that reads back to the same value
  * (the JDK's {@code Double.toString}, shortest since JDK 19).
  */
 final class JsonWriter {
     private static final byte[] HEX = "0123456789abcdef".getBytes();
+    /** The ASCII chars JSON escapes: control characters, '"' and '\\'. */
+    private static final boolean[] NEEDS_ESCAPE = new boolean[128];
+    /** Their escapes ("\\n", "\\u0001", ...) as the bytes of a little-endian long, written 8 at once. */
+    private static final long[] ESCAPE_WORD = new long[128];
+    /** And their lengths, 2 or 6. */
+    private static final int[] ESCAPE_LENGTH = new int[128];
     /** Two digits per index: "00" to "99". */
     private static final byte[] DIGIT_PAIRS = new byte[200];
 
     static {
+        for (int i = 0; i < 0x20; i++) {
+            NEEDS_ESCAPE[i] = true;
+        }
+        NEEDS_ESCAPE['"'] = true;
+        NEEDS_ESCAPE['\\'] = true;
+        for (int c = 0; c < 128; c++) {
+            if (!NEEDS_ESCAPE[c]) {
+                continue;
+            }
+            String e = switch (c) {
+                case '"' -> "\\\"";
+                case '\\' -> "\\\\";
+                case '\n' -> "\\n";
+                case '\r' -> "\\r";
+                case '\t' -> "\\t";
+                case '\b' -> "\\b";
+                case '\f' -> "\\f";
+                default -> String.format("\\u%04x", c);
+            };
+            byte[] bytes = java.util.Arrays.copyOf(e.getBytes(StandardCharsets.US_ASCII), 8);
+            ESCAPE_WORD[c] = (long) Tape.LONGS.get(bytes, 0);
+            ESCAPE_LENGTH[c] = e.length();
+        }
         for (int i = 0; i < 100; i++) {
             DIGIT_PAIRS[2 * i] = (byte) ('0' + i / 10);
             DIGIT_PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
@@ -196,95 +225,183 @@ final class JsonWriter {
     }
 
     /**
-     * A JSON string. One pass over the chars tells whether any needs escaping or is not ASCII
-     * (arithmetic only, so that the JIT vectorizes it); if none does, a narrowing copy writes
-     * them all, else the careful loop below.
+     * A JSON string. Its UTF-8 comes from the JDK in one call (a copy for ASCII), is checked
+     * eight bytes at a time for what JSON escapes (control characters, '"', '\\'), and is
+     * copied in bulk up to the first escape. A string with a lone surrogate, which has no UTF-8, goes
+     * char by char and keeps it as a \\u escape.
      */
     void writeString(String s) {
-        int n = s.length();
+        int length = s.length();
+        if (length > LONG_STRING && !isAscii(s, length)) {
+            // A long string with non-ASCII: one pass over its chars (copied out by isAscii). The
+            // JDK's UTF-8 encoder takes about 1 ns per char of such a string; the check, which
+            // stops at the first block of 16 with non-ASCII, costs about 0.2 ns per char of an
+            // ASCII one: worth it where strings are long.
+            ensure(1);
+            buf[pos++] = '"';
+            writeEscaped(chars, length);
+            ensure(1);
+            buf[pos++] = '"';
+            return;
+        }
+        byte[] v = s.getBytes(StandardCharsets.UTF_8);
+        int n = v.length;
+        int special = nextSpecial(v, 0, n);
+        ensure(special + 2);
+        int start = pos;
+        buf[pos++] = '"';
+        System.arraycopy(v, 0, buf, pos, special);
+        pos += special;
+        if (special < n) {
+            // From the first byte that may need work on, one byte at a time (escapes come in
+            // clusters: control characters, quoted words, paths).
+            ensure((n - special) * 6 + 8); // + 8: an escape is written as 8 bytes
+            byte[] b = buf;
+            int p = pos;
+            boolean surrogatesChecked = false;
+            for (int i = special; i < n; i++) {
+                int c = v[i];
+                if (c < 0 || c >= 0x20 && c != '"' && c != '\\' && c != '?') {
+                    b[p++] = (byte) c;
+                } else if (c == '?') {
+                    // What the JDK writes for a lone surrogate: is there one? (Once per string.)
+                    if (!surrogatesChecked) {
+                        surrogatesChecked = true;
+                        if (hasLoneSurrogate(s)) {
+                            pos = start;
+                            writeChars(s);
+                            return;
+                        }
+                    }
+                    b[p++] = '?';
+                } else {
+                    Tape.LONGS.set(b, p, ESCAPE_WORD[c]);
+                    p += ESCAPE_LENGTH[c];
+                }
+            }
+            pos = p;
+        }
+        ensure(1);
+        buf[pos++] = '"';
+    }
+
+    /**
+     * The index of the first byte at or after i that JSON escapes, or that may stand for a lone
+     * surrogate ('?'), or n. Eight bytes at a time; the tests never miss a byte (a borrow can only
+     * flag one past a real hit).
+     */
+    private static int nextSpecial(byte[] v, int i, int n) {
+        for (; i + 8 <= n; i += 8) {
+            long w = (long) Tape.LONGS.get(v, i);
+            long quote = w ^ 0x2222222222222222L, backslash = w ^ 0x5C5C5C5C5C5C5C5CL, question = w ^ 0x3F3F3F3F3F3F3F3FL;
+            long hit = ((w - 0x2020202020202020L) & ~w) | ((quote - 0x0101010101010101L) & ~quote)
+                    | ((backslash - 0x0101010101010101L) & ~backslash) | ((question - 0x0101010101010101L) & ~question);
+            if ((hit & 0x8080808080808080L) != 0) {
+                break; // found below, byte by byte
+            }
+        }
+        for (; i < n; i++) {
+            int b = v[i];
+            if (b >= 0 && (b < 0x20 || b == '"' || b == '\\' || b == '?')) {
+                return i;
+            }
+        }
+        return n;
+    }
+
+    /** Strings longer than this are checked for non-ASCII before they are encoded (see writeString). */
+    private static final int LONG_STRING = 512;
+
+    /** Whether every char is ASCII; the chars are left in {@code chars}. */
+    private boolean isAscii(String s, int n) {
         if (n > chars.length) {
             chars = new char[Math.max(n, chars.length * 2)];
         }
         char[] c = chars;
         s.getChars(0, n, c, 0);
-        int acc = 0;
-        for (int i = 0; i < n; i++) {
-            int x = c[i];
-            acc |= (x - 0x20) | (0x7E - x) | ((x ^ '"') - 1) | ((x ^ '\\') - 1);
-        }
-        ensure(n + 2);
-        byte[] b = buf;
-        int p = pos;
-        b[p++] = '"';
-        if (acc >= 0) {
-            for (int i = 0; i < n; i++) {
-                b[p + i] = (byte) c[i];
+        int i = 0;
+        for (; i + 16 <= n; i += 16) { // sixteen at a time, leaving at the first block with non-ASCII
+            int acc = 0;
+            for (int k = 0; k < 16; k++) {
+                acc |= c[i + k];
             }
-            p += n;
-            b[p++] = '"';
-            pos = p;
-            return;
+            if (acc >= 0x80) {
+                return false;
+            }
         }
-        pos = p;
-        writeEscaped(c, n);
+        int acc = 0;
+        for (; i < n; i++) {
+            acc |= c[i];
+        }
+        return acc < 0x80;
+    }
+
+    private static boolean hasLoneSurrogate(String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The careful path: char by char. */
+    private void writeChars(String s) {
+        int n = s.length();
+        if (n > chars.length) {
+            chars = new char[Math.max(n, chars.length * 2)];
+        }
+        s.getChars(0, n, chars, 0);
+        ensure(1);
+        buf[pos++] = '"';
+        writeEscaped(chars, n);
         ensure(1);
         buf[pos++] = '"';
     }
 
     private void writeEscaped(char[] c, int n) {
+        ensure(n * 6 + 8); // the most a char takes (\\uXXXX, written as 8 bytes); a pair: 4 for 2 chars
+        byte[] b = buf;
+        int p = pos;
         for (int i = 0; i < n; i++) {
             char x = c[i];
             if (x < 0x80) {
-                if (x >= 0x20 && x != '"' && x != '\\') {
-                    ensure(1);
-                    buf[pos++] = (byte) x;
-                    continue;
-                }
-                ensure(6);
-                buf[pos++] = '\\';
-                switch (x) {
-                    case '"' -> buf[pos++] = '"';
-                    case '\\' -> buf[pos++] = '\\';
-                    case '\n' -> buf[pos++] = 'n';
-                    case '\r' -> buf[pos++] = 'r';
-                    case '\t' -> buf[pos++] = 't';
-                    case '\b' -> buf[pos++] = 'b';
-                    case '\f' -> buf[pos++] = 'f';
-                    default -> unicodeEscape(x);
+                if (!NEEDS_ESCAPE[x]) {
+                    b[p++] = (byte) x;
+                } else {
+                    Tape.LONGS.set(b, p, ESCAPE_WORD[x]);
+                    p += ESCAPE_LENGTH[x];
                 }
             } else if (x < 0x800) {
-                ensure(2);
-                buf[pos++] = (byte) (0xC0 | (x >> 6));
-                buf[pos++] = (byte) (0x80 | (x & 0x3F));
+                b[p++] = (byte) (0xC0 | (x >> 6));
+                b[p++] = (byte) (0x80 | (x & 0x3F));
             } else if (Character.isSurrogate(x)) {
                 if (Character.isHighSurrogate(x) && i + 1 < n && Character.isLowSurrogate(c[i + 1])) {
                     int cp = Character.toCodePoint(x, c[++i]);
-                    ensure(4);
-                    buf[pos++] = (byte) (0xF0 | (cp >> 18));
-                    buf[pos++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                    buf[pos++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                    buf[pos++] = (byte) (0x80 | (cp & 0x3F));
+                    b[p++] = (byte) (0xF0 | (cp >> 18));
+                    b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                    b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                    b[p++] = (byte) (0x80 | (cp & 0x3F));
                 } else {
                     // A lone surrogate has no UTF-8: its escape keeps it (and reads back).
-                    ensure(6);
-                    buf[pos++] = '\\';
-                    unicodeEscape(x);
+                    b[p] = '\\';
+                    b[p + 1] = 'u';
+                    b[p + 2] = HEX[(x >> 12) & 0xF];
+                    b[p + 3] = HEX[(x >> 8) & 0xF];
+                    b[p + 4] = HEX[(x >> 4) & 0xF];
+                    b[p + 5] = HEX[x & 0xF];
+                    p += 6;
                 }
             } else {
-                ensure(3);
-                buf[pos++] = (byte) (0xE0 | (x >> 12));
-                buf[pos++] = (byte) (0x80 | ((x >> 6) & 0x3F));
-                buf[pos++] = (byte) (0x80 | (x & 0x3F));
+                b[p++] = (byte) (0xE0 | (x >> 12));
+                b[p++] = (byte) (0x80 | ((x >> 6) & 0x3F));
+                b[p++] = (byte) (0x80 | (x & 0x3F));
             }
         }
+        pos = p;
     }
 
-    /** "uXXXX" after a backslash already written. */
-    private void unicodeEscape(char x) {
-        buf[pos++] = 'u';
-        buf[pos++] = HEX[(x >> 12) & 0xF];
-        buf[pos++] = HEX[(x >> 8) & 0xF];
-        buf[pos++] = HEX[(x >> 4) & 0xF];
-        buf[pos++] = HEX[x & 0xF];
-    }
 }

@@ -21,6 +21,7 @@ final class Tape {
             TRUE = 8, FALSE = 9, NULL = 10;
     private static final long OFFSET_MASK = (1L << 48) - 1;
     private static final long LONE_SURROGATE = 1L << 55;
+    private static final long ASCII = 1L << 54;
     static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     long[] words;
@@ -94,9 +95,13 @@ final class Tape {
         throw mismatch(w, "a string");
     }
 
-    /** The string at w (kind STRING): UTF-8, the JDK's decoder taking ASCII in one copy. */
+    /** The string at w (kind STRING): ASCII (flagged by the native reader) copied as Latin-1, else UTF-8. */
     String text(int w) {
-        if ((words[w] & LONE_SURROGATE) != 0) {
+        long word = words[w];
+        if ((word & ASCII) != 0) { // known ASCII: one copy, no scan
+            return new String(strings, stringOffset(w), stringLength(w), StandardCharsets.ISO_8859_1);
+        }
+        if ((word & LONE_SURROGATE) != 0) {
             return Utf8.decodeGeneralized(strings, stringOffset(w), stringLength(w));
         }
         return new String(strings, stringOffset(w), stringLength(w), StandardCharsets.UTF_8);

@@ -1,0 +1,208 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The data-binding suite (issue: Java data binding): simdbridge's Json against Jackson (plain
+and Blackbird), fastjson2 (default and with features), dsl-json, avaje-jsonb, genson and
+simdjson-java on the Users model, and against Jackson on the six scenarios; and the smallest heap
+each library needs for the 1000 KB payload.
+
+First the gate (DatabindGate): every library must read equal objects from every payload and
+write what reads back equal, or nothing is measured. Then JMH (one library per fork): Users read
+and write at 1, 10, 100 and 1000 KB on 1 thread, and at 1 and 100 KB on 2 threads (every size
+with FULL=1); the six scenarios in microseconds per operation; then the heap probes.
+
+Writes results/databind.json, databind.md, databind.png, databind_equivalence.json and the raw
+JMH JSON in results/jmh/databind-*.json.
+"""
+import math
+import os
+import subprocess
+
+import jvm_suite
+import report
+
+READERS = ["simdbridge", "jackson", "jackson-blackbird", "fastjson2", "fastjson2-features", "dsl-json", "avaje-jsonb",
+           "genson", "simdjson-java"]
+WRITERS = [r for r in READERS if r != "simdjson-java"]
+SIZES = [1, 10, 100, 1000]
+QUICK = ["-f", "1", "-wi", "2", "-w", "500ms", "-i", "3", "-r", "500ms"]
+FULL = ["-f", "3", "-wi", "5", "-w", "1s", "-i", "10", "-r", "1s"]
+HEAPS_MB = [8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048]
+TARGETS = [  # (operation, kb, threads, peer, ratio at least)
+    ("read", 1, 1, "fastjson2-features", 1.2),
+    ("read", 100, 1, "fastjson2-features", 1.2),
+    ("write", 1, 1, "fastjson2", 1.0),
+    ("write", 100, 1, "fastjson2", 1.0),
+    ("write", 1, 1, "fastjson2-features", 1.0),
+    ("write", 100, 1, "fastjson2-features", 1.0),
+]
+
+
+def run(root, data, results, full):
+    jar = os.path.join(root, "jvm", "jmh", "target", "benchmarks.jar")
+    jmh_dir = os.path.join(results, "jmh")
+    os.makedirs(jmh_dir, exist_ok=True)
+    java = jvm_suite.java()
+    options = jvm_suite.JVM_OPTIONS
+
+    report.progress("databind: the gate (every library's objects equal on every payload and scenario)")
+    gate = subprocess.run([java, *options, "-cp", jar, "io.simdbridge.bench.databind.DatabindGate",
+                           os.path.join(results, "databind_equivalence.json")])
+    if gate.returncode:
+        return gate.returncode
+
+    settings = FULL if full else QUICK
+    runs = {}
+    two_thread_sizes = SIZES if full else [1, 100]
+    for op, libraries in (("read", READERS), ("write", WRITERS)):
+        for threads, sizes in ((1, SIZES), (2, two_thread_sizes)):
+            name = "databind-%s-%dt" % (op, threads)
+            runs[(op, threads)] = jvm_suite.run_jmh(
+                jar, "DatabindBenchmark.%s$" % op, os.path.join(jmh_dir, name + ".json"),
+                settings + ["-t", str(threads), "-p", "kb=" + ",".join(map(str, sizes)),
+                            "-p", "library=" + ",".join(libraries)], "Users %s, %d thread%s" % (op, threads, "s" * (threads > 1)))
+    scenarios = jvm_suite.run_jmh(jar, "ScenarioBenchmark", os.path.join(jmh_dir, "databind-scenarios.json"), settings,
+                                  "six scenarios")
+
+    heaps = {}
+    for library in READERS:
+        heaps[library] = smallest_heap(java, jar, library)
+        report.progress("databind: %s runs the 1000 KB payload in -Xmx%s" % (library, heaps[library]))
+
+    out = summarize(runs, scenarios, heaps, settings)
+    report.write_json(os.path.join(results, "databind.json"), out)
+    with open(os.path.join(results, "databind.md"), "w") as f:
+        f.write(markdown(out))
+    chart(out, os.path.join(results, "databind.png"))
+    for t in out["targets"]:
+        report.progress("databind: %s: %.2fx ± %.2f (target %.1fx) %s" % (t["what"], t["ratio"], t["ci999"], t["target"],
+                                                                        "met" if t["met"] else "NOT MET"))
+    return 0
+
+
+def smallest_heap(java, jar, library):
+    """The smallest -Xmx of HEAPS_MB at which the library reads (and writes) 1000 KB 20 times."""
+    def passes(mb):
+        p = subprocess.run([java, "-Xmx%dm" % mb, *jvm_suite.JVM_OPTIONS, "-cp", jar,
+                            "io.simdbridge.bench.databind.HeapProbe", library, "20"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return p.returncode == 0
+    lo, hi = 0, len(HEAPS_MB) - 1
+    if not passes(HEAPS_MB[hi]):
+        return "more than %dm" % HEAPS_MB[hi]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if passes(HEAPS_MB[mid]):
+            hi = mid
+        else:
+            lo = mid + 1
+    return "%dm" % HEAPS_MB[lo]
+
+
+def entries(results):
+    """{(library, kb or scenario): (score, error)}."""
+    out = {}
+    for r in results:
+        params = r.get("params", {})
+        key = (params.get("library"), int(params["kb"]) if "kb" in params else params.get("scenario"),
+               r["benchmark"].rsplit(".", 1)[-1])
+        m = r["primaryMetric"]
+        out[key] = (m["score"], m["scoreError"] if m["scoreError"] == m["scoreError"] else float("nan"), m["scoreUnit"])
+    return out
+
+
+def ratio(a, b, higher_is_better=True):
+    """a over b (or b over a for times), with the 99.9% half-widths combined in relative terms."""
+    (sa, ea, _), (sb, eb, _) = a, b
+    r = sa / sb if higher_is_better else sb / sa
+    rel = math.sqrt((ea / sa) ** 2 + (eb / sb) ** 2) if sa and sb else float("nan")
+    return r, r * rel
+
+
+def summarize(runs, scenarios, heaps, settings):
+    users = {}
+    for (op, threads), results in runs.items():
+        e = entries(results)
+        for (library, kb, _), (score, error, unit) in e.items():
+            users.setdefault(op, {}).setdefault("%dt" % threads, {}).setdefault(str(kb), {})[library] = {
+                "ops_per_s": score, "ci999": error}
+    ratios = {}
+    for op, by_threads in users.items():
+        for threads, by_kb in by_threads.items():
+            for kb, libs in by_kb.items():
+                ours = libs["simdbridge"]
+                for lib, v in libs.items():
+                    if lib == "simdbridge":
+                        continue
+                    r, ci = ratio((ours["ops_per_s"], ours["ci999"], ""), (v["ops_per_s"], v["ci999"], ""))
+                    ratios.setdefault(op, {}).setdefault(threads, {}).setdefault(kb, {})[lib] = {"ratio": r, "ci999": ci}
+    six = {}
+    e = entries(scenarios)
+    for (library, scenario, op), (score, error, unit) in e.items():
+        six.setdefault(scenario, {}).setdefault(op, {})[library] = {"us_per_op": score, "ci999": error}
+    for scenario, ops in six.items():
+        for op, libs in ops.items():
+            r, ci = ratio((libs["simdbridge"]["us_per_op"], libs["simdbridge"]["ci999"], ""),
+                          (libs["jackson"]["us_per_op"], libs["jackson"]["ci999"], ""), higher_is_better=False)
+            libs["speedup_over_jackson"] = {"ratio": r, "ci999": ci}
+    targets = []
+    for op, kb, threads, peer, target in TARGETS:
+        r = ratios[op]["%dt" % threads][str(kb)][peer]
+        targets.append({"what": "Users %s %d KB, %d thread: simdbridge / %s" % (op, kb, threads, peer),
+                        "ratio": r["ratio"], "ci999": r["ci999"], "target": target, "met": r["ratio"] >= target})
+    for scenario, ops in six.items():
+        for op in ("read", "write"):
+            s = ops[op]["speedup_over_jackson"]
+            targets.append({"what": "scenario %s %s: Jackson's time / simdbridge's" % (scenario, op),
+                            "ratio": s["ratio"], "ci999": s["ci999"], "target": 1.0, "met": s["ratio"] > 1.0})
+    return {"settings": settings, "users": users, "ratios": ratios, "scenarios": six, "smallest_heap_1000kb": heaps,
+            "targets": targets,
+            "method": "JMH throughput (ops/s) and average time (us/op), one library per fork, 99.9%% intervals; "
+                      "ratios per JMH score with the relative half-widths combined; the default heap for every JMH "
+                      "run; smallest heap: the least -Xmx (of %s MB) at which 20 reads (and writes) of the 1000 KB "
+                      "payload succeed" % HEAPS_MB}
+
+
+def markdown(out):
+    lines = ["# Data binding: simdbridge's Json against the JVM's binders\n",
+             "Settings: `%s`. Scores are JMH's, with 99.9%% intervals.\n" % " ".join(out["settings"]),
+             "## Targets\n",
+             report.markdown_table(["what", "measured", "target", ""],
+                                   [[t["what"], "%.2fx ± %.2f" % (t["ratio"], t["ci999"]), "%.1fx" % t["target"],
+                                     "met" if t["met"] else "**not met**"] for t in out["targets"]])]
+    for op in ("read", "write"):
+        for threads, by_kb in sorted(out["users"].get(op, {}).items()):
+            libs = list(next(iter(by_kb.values())).keys())
+            rows = []
+            for kb in sorted(by_kb, key=int):
+                rows.append([kb + " KB"] + ["%.0f ± %.0f" % (by_kb[kb][l]["ops_per_s"], by_kb[kb][l]["ci999"])
+                                            if l in by_kb[kb] else "" for l in libs])
+            lines += ["\n## Users %s, %s (ops/s)\n" % (op, threads.replace("t", " thread(s)")),
+                      report.markdown_table(["payload"] + libs, rows)]
+    rows = []
+    for scenario, ops in out["scenarios"].items():
+        for op in ("read", "write"):
+            libs = ops[op]
+            rows.append([scenario, op, "%.3f ± %.3f" % (libs["simdbridge"]["us_per_op"], libs["simdbridge"]["ci999"]),
+                         "%.3f ± %.3f" % (libs["jackson"]["us_per_op"], libs["jackson"]["ci999"]),
+                         "%.2fx" % libs["speedup_over_jackson"]["ratio"]])
+    lines += ["\n## The six scenarios (us/op)\n",
+              report.markdown_table(["scenario", "", "simdbridge", "Jackson", "Jackson / simdbridge"], rows),
+              "\n## Smallest heap for the 1000 KB payload\n",
+              report.markdown_table(["library", "-Xmx"], [[k, v] for k, v in out["smallest_heap_1000kb"].items()]),
+              "\nMethod: %s.\n" % out["method"]]
+    return "\n".join(lines)
+
+
+def chart(out, path):
+    libs = READERS
+    cats, series, errors = [], {l: [] for l in libs}, {l: [] for l in libs}
+    for op in ("read", "write"):
+        by_kb = out["users"][op]["1t"]
+        for kb in sorted(by_kb, key=int):
+            cats.append("%s %s KB" % (op, kb))
+            base = by_kb[kb]["jackson"]["ops_per_s"]
+            for l in libs:
+                v = by_kb[kb].get(l)
+                series[l].append(v["ops_per_s"] / base if v else 0)
+                errors[l].append(v["ci999"] / base if v and v["ci999"] == v["ci999"] else 0)
+    report.bar_chart(path, "Users data binding, 1 thread: throughput relative to Jackson (higher is better)", cats,
+                     series, "x Jackson", errors=errors)
