@@ -251,4 +251,24 @@ class BindingTest {
         assertEquals("-9223372036854775808", Json.writeString(Long.MIN_VALUE));
         assertEquals(0, Json.read("null", int.class));
     }
+
+    @Test
+    void stringsOfEveryShapeAndLengthRoundTrip() throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper jackson = new com.fasterxml.jackson.databind.ObjectMapper();
+        java.util.Random r = new java.util.Random(11);
+        String[] pieces = {"plain ascii ", "\"q\"", "\\", "\n\t\u0001\u001f", "caf\u00e9", "\u4e2d\u6587", "\uD83D\uDE00", "?", "\u007f"};
+        for (int i = 0; i < 400; i++) {
+            StringBuilder sb = new StringBuilder();
+            int target = r.nextInt(3) == 0 ? 600 + r.nextInt(2000) : r.nextInt(80);
+            while (sb.length() < target) {
+                sb.append(pieces[r.nextInt(pieces.length)]);
+            }
+            String s = sb.toString();
+            byte[] json = Json.write(s);
+            assertEquals(s, Json.read(json, String.class));
+            assertEquals(s, jackson.readValue(json, String.class));
+            String lone = s + "\ud800" + s.substring(0, Math.min(5, s.length()));
+            assertEquals(lone, Json.read(Json.write(lone), String.class));
+        }
+    }
 }
