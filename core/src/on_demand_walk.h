@@ -4,6 +4,8 @@
 // a walk of simdjson's tape, because the fold's serial multiplications overlap with parsing
 // instead of running in a second pass.
 //
+// It recurses on the caller's stack, never below stack_floor(): deeper, it refuses.
+//
 // On Demand validates what it visits; visiting everything leaves three checks to the caller,
 // made here: nesting depth (our own counter, which also bounds the recursion), content after
 // the root value, and scalar root documents (read through the document, not as a value).
@@ -13,6 +15,8 @@
 // parser's entry points turn into error_code::out_of_memory.
 #ifndef SIMDBRIDGE_SRC_ON_DEMAND_WALK_H
 #define SIMDBRIDGE_SRC_ON_DEMAND_WALK_H
+
+#include <pthread.h>
 
 #include <cstdint>
 #include <string_view>
@@ -33,6 +37,28 @@ namespace ondemand = simdjson::ondemand;
  * by the DOM parser and the iterative tape walk instead.
  */
 inline constexpr uint32_t on_demand_max_recursion = 1024;
+
+/**
+ * The lowest stack address the walk may recurse down to on this thread: the thread's stack
+ * bottom plus a margin that leaves the JVM's guard and shadow pages alone (a Java thread calls
+ * the core on its own stack, 1 MB by default, less with -Xss). A walk that would go lower is
+ * refused, and the iterative scalar parser reads the document instead: never a stack overflow.
+ */
+inline uintptr_t stack_floor() noexcept {
+  static constexpr uintptr_t margin = 192 * 1024;
+  thread_local uintptr_t floor = 0;
+  if (floor == 0) {
+    pthread_attr_t attr;
+    void *low = nullptr;
+    size_t size = 0;
+    floor = UINTPTR_MAX; // unknown: the walk never runs (the scalar parser does)
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      if (pthread_attr_getstack(&attr, &low, &size) == 0 && size > margin) { floor = uintptr_t(low) + margin; }
+      pthread_attr_destroy(&attr);
+    }
+  }
+  return floor;
+}
 
 /** `d` from ondemand::number::get_double(), or the value of `raw` where get_number() lost it. */
 inline double repair_lost_double(double d, std::string_view raw) {
@@ -92,6 +118,7 @@ private:
     case ondemand::json_type::object: {
       ondemand::object object;
       if (depth_ == max_depth_) { return too_deep(); }
+      if (uintptr_t(__builtin_frame_address(0)) < floor_) { return false; }
       if constexpr (tape) { sink_.container_begin(tape_entry::object, offset(v)); }
       if (v.get_object().get(object)) { return false; }
       depth_++;
@@ -122,6 +149,7 @@ private:
     case ondemand::json_type::array: {
       ondemand::array array;
       if (depth_ == max_depth_) { return too_deep(); }
+      if (uintptr_t(__builtin_frame_address(0)) < floor_) { return false; }
       if constexpr (tape) { sink_.container_begin(tape_entry::array, offset(v)); }
       if (v.get_array().get(array)) { return false; }
       depth_++;
@@ -207,6 +235,7 @@ private:
   Sink sink_;
   const uint8_t *base_; // the input, for byte offsets (tape sinks)
   uint32_t depth_ = 0;
+  uintptr_t floor_ = stack_floor();
   uint32_t max_depth_;
   bool deeper_allowed_;
   bool too_deep_ = false;

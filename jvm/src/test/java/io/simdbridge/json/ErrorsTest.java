@@ -156,4 +156,35 @@ class ErrorsTest {
         assertThrows(IllegalArgumentException.class, () -> Json.read(b, Runnable.class));
         assertEquals(List.of(1L), Json.mapper().read(b, 0, 3, Object.class));
     }
+
+    @Test
+    void deepDocumentsOnThreadsWithSmallStacks() throws Exception {
+        String deep = "[".repeat(1000) + "1" + "]".repeat(1000);
+        byte[] bytes = deep.getBytes(StandardCharsets.UTF_8);
+        long expected = io.simdbridge.NativeParser.forCurrentThread().checksum(bytes);
+        for (long stack : new long[] {128 * 1024, 256 * 1024, 512 * 1024}) {
+            Throwable[] failure = new Throwable[1];
+            long[] checksum = new long[1];
+            Thread t = new Thread(null, () -> {
+                try {
+                    Object o = Json.read(bytes, Object.class);
+                    for (int i = 0; i < 999; i++) {
+                        o = ((List<?>) o).get(0);
+                    }
+                    assertEquals(List.of(1L), o);
+                    checksum[0] = io.simdbridge.NativeParser.forCurrentThread().checksum(bytes);
+                } catch (Throwable e) {
+                    failure[0] = e;
+                }
+            }, "small-stack", stack);
+            t.start();
+            t.join();
+            if (failure[0] != null && !(failure[0] instanceof StackOverflowError)) {
+                throw new AssertionError("stack " + stack, failure[0]);
+            }
+            if (failure[0] == null) {
+                assertEquals(expected, checksum[0]);
+            }
+        }
+    }
 }
