@@ -2,12 +2,20 @@
 // A parsed document's tape into Python objects: what json.loads would return for it.
 //
 // What makes it fast: object keys come from a cache of str objects (ASCII keys up to 64 bytes,
-// found by a hash of their bytes), which also carry their Python hash, so dict insertion does
-// not hash them again; ASCII strings are made with one copy; dicts and lists are sized from the
-// counts the tape holds. Duplicate keys go through PyDict_SetItem in order, as in json: the
-// last value wins, at the first key's position.
+// found by a hash of their bytes; two ways per set, so that two hot keys that share a set do
+// not evict each other: update-center.json's 685 keys made 1713 str objects with one way),
+// which also carry their Python hash, so dict insertion does not hash them again; ASCII strings
+// are made with one copy, others counted and decoded sixteen ASCII bytes at a time; dicts and
+// lists are sized from the counts the tape holds; scalars are made inline in the containers'
+// loops, without a call per value. Duplicate keys go through PyDict_SetItem in order, as in
+// json: the last value wins, at the first key's position.
 #include <cstring>
 #include <string>
+#include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "common.h"
 
@@ -15,7 +23,7 @@ namespace simdbridge::python {
 
 namespace {
 
-constexpr size_t key_cache_size = 4096;
+constexpr size_t key_cache_sets = 2048; // two ways each: 4096 keys, 128 KB
 constexpr size_t key_cache_max_length = 64;
 
 /**
@@ -39,8 +47,11 @@ struct cached_key {
   }
 };
 
-// Touched only with the GIL held.
-cached_key key_cache[key_cache_size];
+/** Two ways that share a cache line: the one used last first. Touched only with the GIL held. */
+struct alignas(64) key_set {
+  cached_key way[2];
+};
+key_set key_cache[key_cache_sets];
 
 /** Up to 8 bytes at p (n of them), the rest zero. Reads 8 bytes: simdjson's string buffer has
  *  at least 64 bytes of slack after its last string, and a key is followed by its NUL. */
@@ -62,75 +73,131 @@ inline bool is_ascii(const char *p, size_t n) noexcept {
   return (bits & 0x8080808080808080ULL) == 0;
 }
 
-/** Eight ASCII bytes as eight characters of `Char`. */
-template <typename Char> inline void widen8(const uint8_t *s, Char *out) {
-  if constexpr (sizeof(Char) == 1) {
-    std::memcpy(out, s, 8);
+/** One UTF-8 sequence at s[i] (valid, not ASCII) as a code point; i moves past it. */
+inline uint32_t decode_sequence(const uint8_t *s, size_t &i) noexcept {
+  uint32_t c = s[i];
+  if (c < 0xE0) {
+    c = ((c & 0x1F) << 6) | (s[i + 1] & 0x3F);
+    i += 2;
+  } else if (c < 0xF0) {
+    c = ((c & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F);
+    i += 3;
   } else {
-    for (int b = 0; b < 8; b++) { out[b] = Char(s[b]); }
+    c = ((c & 0x07) << 18) | ((s[i + 1] & 0x3F) << 12) | ((s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F);
+    i += 4;
+  }
+  return c;
+}
+
+#if defined(__SSE2__)
+/** Sixteen ASCII bytes as sixteen characters of `Char` (SSE2: every x86-64 has it). */
+template <typename Char> inline void widen16(__m128i v, Char *out) noexcept {
+  if constexpr (sizeof(Char) == 1) {
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(out), v);
+  } else if constexpr (sizeof(Char) == 2) {
+    const __m128i zero = _mm_setzero_si128();
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(out), _mm_unpacklo_epi8(v, zero));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 8), _mm_unpackhi_epi8(v, zero));
+  } else {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i lo = _mm_unpacklo_epi8(v, zero), hi = _mm_unpackhi_epi8(v, zero);
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(out), _mm_unpacklo_epi16(lo, zero));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 4), _mm_unpackhi_epi16(lo, zero));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 8), _mm_unpacklo_epi16(hi, zero));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 12), _mm_unpackhi_epi16(hi, zero));
+  }
+}
+#endif
+
+/**
+ * Writes the characters of valid UTF-8 into `out`: ASCII sixteen bytes at a time where the next
+ * sixteen are ASCII (long runs of mostly-ASCII text), a sequence at a time otherwise (runs of
+ * CJK text stay in the tight branch). Writes exactly the characters there are: `out` holds no more.
+ */
+template <typename Char>
+void decode_into(const uint8_t *s, size_t n, Char *out) noexcept {
+  size_t i = 0;
+  while (i < n) {
+    if (s[i] >= 0x80) {
+      *out++ = Char(decode_sequence(s, i));
+      continue;
+    }
+#if defined(__SSE2__)
+    if (i + 16 <= n) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
+      const unsigned non_ascii = unsigned(_mm_movemask_epi8(v));
+      if (non_ascii == 0) {
+        widen16(v, out);
+        out += 16;
+        i += 16;
+        continue;
+      }
+      // The ASCII bytes before the first that is not (at least one: s[i] is ASCII).
+      const unsigned ascii = unsigned(__builtin_ctz(non_ascii));
+      for (unsigned k = 0; k < ascii; k++) { out[k] = Char(s[i + k]); }
+      out += ascii;
+      i += ascii;
+      continue;
+    }
+#endif
+    *out++ = Char(s[i++]);
   }
 }
 
-/** Writes the characters of valid UTF-8 into `out`, a run of 8 ASCII bytes at a time where it can. */
-template <typename Char>
-void decode_into(const uint8_t *s, size_t n, Char *out) {
+/** Characters in valid UTF-8 (bytes that are not continuations), and the widest one's class. */
+struct utf8_census {
+  size_t characters = 0;
+  bool beyond_latin1 = false; // a lead byte 0xC4 or more: some character past U+00FF
+  bool beyond_bmp = false;    // a lead byte 0xF0 or more: some character past U+FFFF
+};
+
+inline utf8_census census(const uint8_t *s, size_t n) noexcept {
+  size_t continuations = 0;
+  utf8_census c;
+#if defined(__SSE2__)
+  // Sixteen bytes at a time, the last block too: a tape's strings are followed by their NUL and
+  // simdjson's padding, so reading up to 15 bytes past the end stays in the buffer, and the bytes
+  // past the end are masked to zero (ASCII, which counts for nothing). As signed bytes:
+  // continuations (0x80-0xBF) are below -64; leads from 0xC4 are -60 to -1, from 0xF0 -16 to -1.
+  // Counts add up per byte lane (a compare gives -1) and are summed every 255 rounds.
+  __m128i wide = _mm_setzero_si128(), past_bmp = _mm_setzero_si128();
+  const __m128i below_c4 = _mm_set1_epi8(-61), below_f0 = _mm_set1_epi8(-17), continuation_max = _mm_set1_epi8(-64);
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   size_t i = 0;
   while (i < n) {
-    uint32_t c = s[i];
-    if (c < 0x80) { // ASCII: eight at a time where the next eight are
-      uint64_t w;
-      if (i + 8 <= n && (std::memcpy(&w, s + i, 8), (w & 0x8080808080808080ULL) == 0)) {
-        widen8(s + i, out);
-        out += 8;
-        i += 8;
-      } else {
-        *out++ = Char(c);
-        i += 1;
-      }
-      continue;
+    __m128i counts = _mm_setzero_si128();
+    for (int round = 0; round < 255 && i < n; round++, i += 16) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
+      if (n - i < 16) { v = _mm_and_si128(v, _mm_cmpgt_epi8(_mm_set1_epi8(char(n - i)), lane)); }
+      if (_mm_movemask_epi8(v) == 0) { continue; } // ASCII: nothing to count
+      counts = _mm_sub_epi8(counts, _mm_cmpgt_epi8(continuation_max, v) /* v < -64 */);
+      const __m128i negative = _mm_cmplt_epi8(v, zero);
+      wide = _mm_or_si128(wide, _mm_and_si128(negative, _mm_cmpgt_epi8(v, below_c4)));
+      past_bmp = _mm_or_si128(past_bmp, _mm_and_si128(negative, _mm_cmpgt_epi8(v, below_f0)));
     }
-    if (c < 0xE0) {
-      c = ((c & 0x1F) << 6) | (s[i + 1] & 0x3F);
-      i += 2;
-    } else if (c < 0xF0) {
-      c = ((c & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F);
-      i += 3;
-    } else {
-      c = ((c & 0x07) << 18) | ((s[i + 1] & 0x3F) << 12) | ((s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F);
-      i += 4;
-    }
-    *out++ = Char(c);
+    const __m128i sums = _mm_sad_epu8(counts, zero);
+    continuations += size_t(_mm_cvtsi128_si64(sums)) + size_t(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
   }
+  c.beyond_latin1 = _mm_movemask_epi8(wide) != 0;
+  c.beyond_bmp = _mm_movemask_epi8(past_bmp) != 0;
+#else
+  for (size_t i = 0; i < n; i++) {
+    continuations += (s[i] & 0xC0) == 0x80;
+    c.beyond_latin1 |= s[i] >= 0xC4;
+    c.beyond_bmp |= s[i] >= 0xF0;
+  }
+#endif
+  c.characters = n - continuations;
+  return c;
 }
 
 /** A str from valid UTF-8 (simdjson validated it): counted, then written in the narrowest kind. */
 PyObject *decode_utf8(const char *p, size_t n) {
   const auto *s = reinterpret_cast<const uint8_t *>(p);
-  // Characters are the bytes that are not continuations (10xxxxxx). The widest character: a
-  // lead byte of 0xC4 or more leaves Latin-1, one of 0xF0 or more the Basic Multilingual Plane.
-  // Eight bytes at a time: in each byte's top bit, w & ~(w << 1) marks continuations, and
-  // w & (w << 1) marks bytes 11xxxxxx.
-  constexpr uint64_t top = 0x8080808080808080ULL;
-  size_t continuations = 0;
-  uint64_t beyond_latin1 = 0, beyond_bmp = 0;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, s + i, 8);
-    // One bit per byte at most: a multiplication sums them (popcount is a library call on
-    // generic x86-64, measured at 4% of loads on gsoc-2018.json).
-    continuations += size_t((((w & ~(w << 1) & top) >> 7) * 0x0101010101010101ULL) >> 56);
-    const uint64_t lead = w & (w << 1) & top; // 11xxxxxx
-    beyond_latin1 |= lead & ((w & 0x3C3C3C3C3C3C3C3CULL) + 0x7C7C7C7C7C7C7C7CULL); // and xx1111xx != 0: >= 0xC4
-    beyond_bmp |= lead & (w << 2) & (w << 3);                                        // 1111xxxx: >= 0xF0
-  }
-  for (; i < n; i++) {
-    continuations += (s[i] & 0xC0) == 0x80;
-    beyond_latin1 |= s[i] >= 0xC4;
-    beyond_bmp |= s[i] >= 0xF0;
-  }
-  const Py_UCS4 max_char = beyond_bmp ? 0x10FFFF : beyond_latin1 ? 0xFFFF : 0xFF;
-  PyObject *out = PyUnicode_New(Py_ssize_t(n - continuations), max_char);
+  const utf8_census c = census(s, n);
+  const Py_UCS4 max_char = c.beyond_bmp ? 0x10FFFF : c.beyond_latin1 ? 0xFFFF : 0xFF;
+  PyObject *out = PyUnicode_New(Py_ssize_t(c.characters), max_char);
   if (out == nullptr) { return nullptr; }
   switch (PyUnicode_KIND(out)) {
   case PyUnicode_1BYTE_KIND: decode_into(s, n, PyUnicode_1BYTE_DATA(out)); break;
@@ -169,24 +236,34 @@ inline PyObject *make_key(std::string_view key) {
   const uint64_t tail = n > 16 ? word(p + n - 8, 8) : 0;
   const uint64_t h = (w0 * 0x9E3779B97F4A7C15ULL) ^ (w1 * 0xC2B2AE3D27D4EB4FULL) ^
                      ((tail ^ uint64_t(n)) * 0x165667B19E3779F9ULL);
-  cached_key &slot = key_cache[(h >> 40) & (key_cache_size - 1)];
-  if (slot.str != nullptr && slot.w0 == w0 && slot.w1 == w1 && slot.length == n &&
-      (n <= 16 || std::memcmp(PyUnicode_1BYTE_DATA(slot.str) + 16, p + 16, n - 16) == 0)) {
-    Py_INCREF(slot.str);
-    return slot.str;
+  key_set &set = key_cache[(h >> 40) & (key_cache_sets - 1)];
+  const auto matches = [&](const cached_key &k) {
+    return k.str != nullptr && k.w0 == w0 && k.w1 == w1 && k.length == n &&
+           (n <= 16 || std::memcmp(PyUnicode_1BYTE_DATA(k.str) + 16, p + 16, n - 16) == 0);
+  };
+  if (matches(set.way[0])) {
+    Py_INCREF(set.way[0].str);
+    return set.way[0].str;
+  }
+  if (matches(set.way[1])) {
+    std::swap(set.way[0], set.way[1]);
+    Py_INCREF(set.way[0].str);
+    return set.way[0].str;
   }
   const bool ascii = is_ascii(p, n);
   PyObject *s = uncached_key(p, n, ascii);
   if (s == nullptr || !ascii) { return s; } // a non-ASCII key is not cached: its bytes are not the str's
-  return slot.fill(w0, w1, n, s);
+  // The way used less recently goes; the new key takes the first way.
+  std::swap(set.way[0], set.way[1]);
+  return set.way[0].fill(w0, w1, n, s);
 }
 
 /**
  * Short ASCII string values (up to 16 bytes), shared: JSON repeats them (codes, enumerations),
  * and a str is immutable, so equal values may be one object (CPython shares strings itself).
  */
-constexpr size_t value_cache_size = 1024;
-cached_key value_cache[value_cache_size];
+constexpr size_t value_cache_sets = 512; // two ways each, as the keys'
+key_set value_cache[value_cache_sets];
 
 inline PyObject *make_value_str(std::string_view value) {
   const char *p = value.data();
@@ -196,72 +273,34 @@ inline PyObject *make_value_str(std::string_view value) {
   const uint64_t w1 = n > 8 ? word(p + 8, n - 8) : 0;
   if (((w0 | w1) & 0x8080808080808080ULL) != 0) { return decode_utf8(p, n); }
   const uint64_t h = (w0 * 0x9E3779B97F4A7C15ULL) ^ ((w1 ^ uint64_t(n)) * 0xC2B2AE3D27D4EB4FULL);
-  cached_key &slot = value_cache[(h >> 40) & (value_cache_size - 1)];
-  if (slot.str != nullptr && slot.w0 == w0 && slot.w1 == w1 && slot.length == n) {
-    Py_INCREF(slot.str);
-    return slot.str;
+  key_set &set = value_cache[(h >> 40) & (value_cache_sets - 1)];
+  const auto matches = [&](const cached_key &k) {
+    return k.str != nullptr && k.w0 == w0 && k.w1 == w1 && k.length == n;
+  };
+  if (matches(set.way[0])) {
+    Py_INCREF(set.way[0].str);
+    return set.way[0].str;
+  }
+  if (matches(set.way[1])) {
+    std::swap(set.way[0], set.way[1]);
+    Py_INCREF(set.way[0].str);
+    return set.way[0].str;
   }
   PyObject *s = make_str(p, n, true);
-  return s == nullptr ? nullptr : slot.fill(w0, w1, n, s);
+  if (s == nullptr) { return nullptr; }
+  std::swap(set.way[0], set.way[1]);
+  return set.way[0].fill(w0, w1, n, s);
 }
 
-/** The value at i; i moves past it. A new reference, or null with an exception set. */
-PyObject *build(const tape_view &t, size_t &i) {
-  const tape_kind kind = t.kind(i);
+PyObject *build(const tape_view &t, size_t &i);
+
+/**
+ * The value at i when it is not a container; i moves past it. Inlined into the containers'
+ * loops: most values are scalars, and a call per value (the recursive build's frame) cost more
+ * than making a small int or a cached string.
+ */
+[[gnu::always_inline]] inline PyObject *build_scalar(const tape_view &t, size_t &i, tape_kind kind) {
   switch (kind) {
-  case tape_kind::object: {
-    const uint32_t n = t.count(i);
-    PyObject *dict = (n > 5 && n < tape_view::count_saturated) ? _PyDict_NewPresized(Py_ssize_t(n)) : PyDict_New();
-    if (dict == nullptr) { return nullptr; }
-    size_t j = i + 1;
-    while (t.kind(j) != tape_kind::object_end) {
-      PyObject *key = make_key(t.string(j));
-      j++;
-      PyObject *value = key ? build(t, j) : nullptr;
-      // A key's hash is in the str already (a cached key's, or computed by make_str's caller).
-      if (value == nullptr || _PyDict_SetItem_KnownHash(dict, key, value, reinterpret_cast<PyASCIIObject *>(key)->hash) < 0) {
-        Py_XDECREF(key);
-        Py_XDECREF(value);
-        Py_DECREF(dict);
-        return nullptr;
-      }
-      Py_DECREF(key);
-      Py_DECREF(value);
-    }
-    i = j + 1;
-    return dict;
-  }
-  case tape_kind::array: {
-    const uint32_t n = t.count(i);
-    size_t j = i + 1;
-    if (n < tape_view::count_saturated) {
-      PyObject *list = PyList_New(Py_ssize_t(n));
-      if (list == nullptr) { return nullptr; }
-      for (uint32_t k = 0; k < n; k++) {
-        PyObject *item = build(t, j);
-        if (item == nullptr) {
-          Py_DECREF(list); // the items not yet set are null: PyList's dealloc skips them
-          return nullptr;
-        }
-        PyList_SET_ITEM(list, k, item);
-      }
-      i = j + 1;
-      return list;
-    }
-    PyObject *list = PyList_New(0);
-    if (list == nullptr) { return nullptr; }
-    while (t.kind(j) != tape_kind::array_end) {
-      PyObject *item = build(t, j);
-      if (item == nullptr || PyList_Append(list, item) < 0) {
-        Py_XDECREF(item);
-        Py_DECREF(list);
-        return nullptr;
-      }
-      Py_DECREF(item);
-    }
-    i = j + 1;
-    return list;
-  }
   case tape_kind::string: {
     const std::string_view s = t.string(i);
     i++;
@@ -291,13 +330,76 @@ PyObject *build(const tape_view &t, size_t &i) {
   }
 }
 
+/** The value at i, a container or not; i moves past it. */
+[[gnu::always_inline]] inline PyObject *build_any(const tape_view &t, size_t &i) {
+  const tape_kind kind = t.kind(i);
+  if (kind == tape_kind::object || kind == tape_kind::array) { return build(t, i); }
+  return build_scalar(t, i, kind);
+}
+
+/** The container at i; i moves past it. A new reference, or null with an exception set. */
+PyObject *build(const tape_view &t, size_t &i) {
+  if (t.kind(i) == tape_kind::object) {
+    const uint32_t n = t.count(i);
+    PyObject *dict = (n > 5 && n < tape_view::count_saturated) ? _PyDict_NewPresized(Py_ssize_t(n)) : PyDict_New();
+    if (dict == nullptr) { return nullptr; }
+    size_t j = i + 1;
+    while (t.kind(j) != tape_kind::object_end) {
+      PyObject *key = make_key(t.string(j));
+      j++;
+      PyObject *value = key ? build_any(t, j) : nullptr;
+      // A key's hash is in the str already (a cached key's, or computed by make_str's caller).
+      if (value == nullptr || _PyDict_SetItem_KnownHash(dict, key, value, reinterpret_cast<PyASCIIObject *>(key)->hash) < 0) {
+        Py_XDECREF(key);
+        Py_XDECREF(value);
+        Py_DECREF(dict);
+        return nullptr;
+      }
+      Py_DECREF(key);
+      Py_DECREF(value);
+    }
+    i = j + 1;
+    return dict;
+  }
+  // An array.
+  const uint32_t n = t.count(i);
+  size_t j = i + 1;
+  if (n < tape_view::count_saturated) {
+    PyObject *list = PyList_New(Py_ssize_t(n));
+    if (list == nullptr) { return nullptr; }
+    for (uint32_t k = 0; k < n; k++) {
+      PyObject *item = build_any(t, j);
+      if (item == nullptr) {
+        Py_DECREF(list); // the items not yet set are null: PyList's dealloc skips them
+        return nullptr;
+      }
+      PyList_SET_ITEM(list, k, item);
+    }
+    i = j + 1;
+    return list;
+  }
+  PyObject *list = PyList_New(0);
+  if (list == nullptr) { return nullptr; }
+  while (t.kind(j) != tape_kind::array_end) {
+    PyObject *item = build_any(t, j);
+    if (item == nullptr || PyList_Append(list, item) < 0) {
+      Py_XDECREF(item);
+      Py_DECREF(list);
+      return nullptr;
+    }
+    Py_DECREF(item);
+  }
+  i = j + 1;
+  return list;
+}
+
 } // namespace
 
 PyObject *build_value(const tape_view &tape, size_t i) {
   // The cyclic GC would scan the growing tree again and again as containers are made (a third
   // of the time, measured); a tree from JSON has no cycles, so it waits until the tree is done.
   const int was_enabled = PyGC_Disable();
-  PyObject *value = build(tape, i);
+  PyObject *value = build_any(tape, i);
   if (was_enabled) { PyGC_Enable(); }
   return value;
 }

@@ -155,6 +155,23 @@ def test_big_and_extreme_numbers_are_exact():
         check_same_outcome(text)
 
 
+def test_strings_of_every_length_and_width():
+    # The decoder counts and widens sixteen bytes at a time: every length around those blocks,
+    # with one character of each UTF-8 length (and each str width) at every position, as a
+    # value, as a key, and as a key that is too long for the key cache.
+    wide = ["\u00e9", "\u00ff", "\u0100", "\u042f", "\u07ff", "\u0800", "\u4e2d", "\uffff",
+            "\U00010000", "\U0001f600", "\U0010ffff"]
+    for length in range(0, 50):
+        for ch in wide:
+            for at in sorted({0, length // 2, max(length - 1, 0)}):
+                text = ("a" * length)[:at] + ch + ("a" * length)[at + 1:]
+                doc = {text: [text, text * 3], "k" + text * 5: text}
+                data = json.dumps(doc, ensure_ascii=False)
+                assert simdbridge.loads(data) == doc
+                assert simdbridge.loads(data.encode()) == doc
+                assert simdbridge.loads(json.dumps(doc)) == doc  # escaped
+
+
 # --- random documents ---------------------------------------------------------------------
 
 finite_or_not = st.floats(allow_nan=True, allow_infinity=True)
