@@ -127,11 +127,10 @@ private:
         std::string_view key;
         ondemand::value child;
         if constexpr (tape) {
-          // The raw key first: unescaped_key() consumes it.
+          // The raw key, unescaped by the sink straight into the tape's strings.
           if (field.error()) { return false; }
           const auto *raw = reinterpret_cast<const uint8_t *>(field.value_unsafe().key().raw());
-          if (field.unescaped_key().get(key) || field.value().get(child)) { return false; }
-          sink_.key(key, uint64_t(raw - base_ - 1));
+          if (field.value().get(child) || !sink_.escaped_string(raw, uint64_t(raw - base_ - 1), true)) { return false; }
         } else {
           if (field.unescaped_key().get(key) || field.value().get(child)) { return false; }
           sink_.key(key.size());
@@ -170,8 +169,11 @@ private:
       std::string_view s;
       if constexpr (tape) {
         const uint64_t at = offset(v);
-        if (v.get_string().get(s)) { return false; }
-        sink_.string(s, at);
+        ondemand::raw_json_string raw;
+        if (v.get_raw_json_string().get(raw) ||
+            !sink_.escaped_string(reinterpret_cast<const uint8_t *>(raw.raw()), at, false)) {
+          return false;
+        }
       } else {
         if (v.get_string().get(s)) { return false; }
         sink_.string(s.size());

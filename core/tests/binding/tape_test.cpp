@@ -172,6 +172,53 @@ TEST(Tape, BothReadersWriteTheSameTapeOnTheCorpus) {
   }
 }
 
+TEST(Tape, EscapesOfEveryKindUnescapeAsTheScalarParserDoes) {
+  // The walk unescapes strings itself (sixteen bytes at a time, escapes inline): every escape,
+  // in runs and alone, at every position around the 16-byte blocks, in keys and in values.
+  parser p;
+  const char *pieces[] = {"\\n", "\\t", "\\\"", "\\\\", "\\/", "\\b", "\\f", "\\r", "\\u0000", "\\u001f", "\\u00e9",
+                          "\\u4E2D", "\\uffff", "\\ud83d\\ude00", "\xC3\xA9", "\xE4\xB8\xAD", "a", "bcdefghijklmnopq"};
+  uint64_t seed = 7;
+  for (int i = 0; i < 3000; i++) {
+    std::string text;
+    const int count = int((seed >> 33) % 24);
+    for (int k = 0; k < count; k++) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      text += pieces[(seed >> 33) % (sizeof pieces / sizeof pieces[0])];
+    }
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    const std::string json = "{\"" + text + "\": [\"" + text + "\", \"x" + text + "\"]}";
+    tape fast = to_tape(p, json);
+    ASSERT_TRUE(fast.e.ok()) << json;
+    tape slow = slow_tape(json);
+    ASSERT_TRUE(slow.e.ok()) << json;
+    EXPECT_EQ(fast.words, slow.words) << json;
+    EXPECT_EQ(fast.strings, slow.strings) << json;
+    // The sink's unescaper itself (the walk hands it the raw bytes past the opening quote).
+    std::string raw = text + "\"" + std::string(64, ' ');
+    std::vector<uint8_t> out(text.size() + 32);
+    std::vector<uint64_t> words(2), open;
+    tape_buffer buffer{words.data(), words.size(), out.data(), out.size()};
+    internal::tape_sink sink(&buffer, &open);
+    ASSERT_TRUE(sink.escaped_string(reinterpret_cast<const uint8_t *>(raw.data()), 0, false)) << text;
+    EXPECT_EQ(std::string(reinterpret_cast<const char *>(out.data()), sink.strings()), slow.text(2)) << text;
+  }
+  // Invalid escapes and lone surrogates: the validator's error, or the scalar parser's WTF-8.
+  for (const char *bad : {"[\"\\u12\"]", "[\"\\u12G4\"]", "[\"\\q\"]", "[\"\\", "[\"\\u\"]"}) {
+    tape t = to_tape(p, bad);
+    const error v = p.validate(input::copy_of(bad));
+    ASSERT_FALSE(v.ok()) << bad;
+    EXPECT_EQ(t.e.code, v.code) << bad;
+    EXPECT_EQ(t.e.offset, v.offset) << bad;
+  }
+  for (const char *lone : {"[\"\\ud800\"]", "[\"\\udc00x\"]", "[\"\\ud83d\\u0041\"]", "[\"\\ud83d\\ud83d\\ude00\"]"}) {
+    tape t = to_tape(p, lone);
+    ASSERT_TRUE(t.e.ok()) << lone;
+    EXPECT_EQ(t.words, slow_tape(lone).words) << lone;
+    EXPECT_NE(t.words[2] & tape_lone_surrogate, 0u) << lone;
+  }
+}
+
 TEST(Tape, ArraysTooSmallSayWhatTheyNeed) {
   parser p;
   const std::string json = R"({"key": ["a string", "another", [1, 2, 3], {"x": "y"}]})";

@@ -54,8 +54,6 @@ final class JsonWriter {
 
     byte[] buf;
     int pos;
-    /** Scratch for strings: their chars, copied out of the String in one call. */
-    private char[] chars = new char[256];
     /** Policies of the write in progress. */
     boolean omitNulls;
     /** Set while a write uses this writer (a nested write on the same thread takes another). */
@@ -225,58 +223,70 @@ final class JsonWriter {
     }
 
     /**
-     * A JSON string. Its UTF-8 comes from the JDK in one call (a copy for ASCII), is checked
-     * eight bytes at a time for what JSON escapes (control characters, '"', '\\'), and is
-     * copied in bulk up to the first escape. A string with a lone surrogate, which has no UTF-8, goes
-     * char by char and keeps it as a \\u escape.
+     * A JSON string. Its chars come from the JDK as Latin-1 bytes in one call (a plain copy for
+     * the JDK's Latin-1 strings, which ASCII text is; a vectorized encoding for others, with '?'
+     * for each char past Latin-1 and for each surrogate pair), are checked eight bytes at a time
+     * for what needs work (control characters, '"', '\\', bytes past ASCII, '?'), and are copied
+     * in bulk up to the first such byte; from there one byte at a time, a '?' looked up in the
+     * string itself: a '?', or a char past Latin-1 written as UTF-8 (a lone surrogate, which has
+     * no UTF-8, as its \\u escape). One pass whatever the string holds: no char is encoded twice.
      */
     void writeString(String s) {
-        int length = s.length();
-        if (length > LONG_STRING && !isAscii(s, length)) {
-            // A long string with non-ASCII: one pass over its chars (copied out by isAscii). The
-            // JDK's UTF-8 encoder takes about 1 ns per char of such a string; the check, which
-            // stops at the first block of 16 with non-ASCII, costs about 0.2 ns per char of an
-            // ASCII one: worth it where strings are long.
-            ensure(1);
-            buf[pos++] = '"';
-            writeEscaped(chars, length);
-            ensure(1);
-            buf[pos++] = '"';
-            return;
-        }
-        byte[] v = s.getBytes(StandardCharsets.UTF_8);
+        byte[] v = s.getBytes(StandardCharsets.ISO_8859_1);
         int n = v.length;
         int special = nextSpecial(v, 0, n);
         ensure(special + 2);
-        int start = pos;
         buf[pos++] = '"';
         System.arraycopy(v, 0, buf, pos, special);
         pos += special;
         if (special < n) {
-            // From the first byte that may need work on, one byte at a time (escapes come in
-            // clusters: control characters, quoted words, paths).
-            ensure((n - special) * 6 + 8); // + 8: an escape is written as 8 bytes
+            // Escapes come in clusters (control characters, quoted words, paths, non-Latin text).
+            ensure((n - special) * 6 + 8); // the most a byte stands for: \\uXXXX, written as 8 bytes
             byte[] b = buf;
             int p = pos;
-            boolean surrogatesChecked = false;
+            int shift = 0; // chars of s before byte i's char, less i: a surrogate pair is one '?'
             for (int i = special; i < n; i++) {
                 int c = v[i];
-                if (c < 0 || c >= 0x20 && c != '"' && c != '\\' && c != '?') {
+                if (c >= 0x20 && c != '"' && c != '\\' && c != '?') {
                     b[p++] = (byte) c;
-                } else if (c == '?') {
-                    // What the JDK writes for a lone surrogate: is there one? (Once per string.)
-                    if (!surrogatesChecked) {
-                        surrogatesChecked = true;
-                        if (hasLoneSurrogate(s)) {
-                            pos = start;
-                            writeChars(s);
-                            return;
-                        }
-                    }
-                    b[p++] = '?';
-                } else {
+                } else if (c < 0) { // Latin-1 past ASCII: two bytes of UTF-8
+                    b[p] = (byte) (0xC0 | ((c & 0xFF) >> 6));
+                    b[p + 1] = (byte) (0x80 | (c & 0x3F));
+                    p += 2;
+                } else if (c != '?') {
                     Tape.LONGS.set(b, p, ESCAPE_WORD[c]);
                     p += ESCAPE_LENGTH[c];
+                } else {
+                    int at = i + shift;
+                    char x = s.charAt(at);
+                    if (x == '?') {
+                        b[p++] = '?';
+                    } else if (x < 0x800) {
+                        b[p] = (byte) (0xC0 | (x >> 6));
+                        b[p + 1] = (byte) (0x80 | (x & 0x3F));
+                        p += 2;
+                    } else if (!Character.isSurrogate(x)) {
+                        b[p] = (byte) (0xE0 | (x >> 12));
+                        b[p + 1] = (byte) (0x80 | ((x >> 6) & 0x3F));
+                        b[p + 2] = (byte) (0x80 | (x & 0x3F));
+                        p += 3;
+                    } else if (Character.isHighSurrogate(x) && at + 1 < s.length() && Character.isLowSurrogate(s.charAt(at + 1))) {
+                        int cp = Character.toCodePoint(x, s.charAt(at + 1));
+                        b[p] = (byte) (0xF0 | (cp >> 18));
+                        b[p + 1] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                        b[p + 2] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                        b[p + 3] = (byte) (0x80 | (cp & 0x3F));
+                        p += 4;
+                        shift++;
+                    } else { // a lone surrogate has no UTF-8: its escape keeps it (and reads back)
+                        b[p] = '\\';
+                        b[p + 1] = 'u';
+                        b[p + 2] = HEX[(x >> 12) & 0xF];
+                        b[p + 3] = HEX[(x >> 8) & 0xF];
+                        b[p + 4] = HEX[(x >> 4) & 0xF];
+                        b[p + 5] = HEX[x & 0xF];
+                        p += 6;
+                    }
                 }
             }
             pos = p;
@@ -286,122 +296,28 @@ final class JsonWriter {
     }
 
     /**
-     * The index of the first byte at or after i that JSON escapes, or that may stand for a lone
-     * surrogate ('?'), or n. Eight bytes at a time; the tests never miss a byte (a borrow can only
-     * flag one past a real hit).
+     * The index of the first byte at or after i that JSON escapes, that is past ASCII, or that may
+     * stand for a char past Latin-1 ('?'), or n. Eight bytes at a time: per byte, x - 1 borrows
+     * into the top bit where x is 0, for x = b ^ '"', b ^ '\\', b ^ '?' (and b - 0x20 where b is
+     * below 0x20), counted only where b's top bit is clear; a set top bit counts too. The tests
+     * never miss a byte (a borrow can only flag one past a real hit, and the bytes are then read
+     * one by one from the block's start).
      */
     private static int nextSpecial(byte[] v, int i, int n) {
         for (; i + 8 <= n; i += 8) {
             long w = (long) Tape.LONGS.get(v, i);
-            long quote = w ^ 0x2222222222222222L, backslash = w ^ 0x5C5C5C5C5C5C5C5CL, question = w ^ 0x3F3F3F3F3F3F3F3FL;
-            long hit = ((w - 0x2020202020202020L) & ~w) | ((quote - 0x0101010101010101L) & ~quote)
-                    | ((backslash - 0x0101010101010101L) & ~backslash) | ((question - 0x0101010101010101L) & ~question);
-            if ((hit & 0x8080808080808080L) != 0) {
+            long borrows = (w - 0x2020202020202020L) | ((w ^ 0x2222222222222222L) - 0x0101010101010101L)
+                    | ((w ^ 0x5C5C5C5C5C5C5C5CL) - 0x0101010101010101L) | ((w ^ 0x3F3F3F3F3F3F3F3FL) - 0x0101010101010101L);
+            if (((borrows & ~w | w) & 0x8080808080808080L) != 0) {
                 break; // found below, byte by byte
             }
         }
         for (; i < n; i++) {
             int b = v[i];
-            if (b >= 0 && (b < 0x20 || b == '"' || b == '\\' || b == '?')) {
+            if (b < 0x20 || b == '"' || b == '\\' || b == '?') { // b < 0: past ASCII
                 return i;
             }
         }
         return n;
     }
-
-    /** Strings longer than this are checked for non-ASCII before they are encoded (see writeString). */
-    private static final int LONG_STRING = 512;
-
-    /** Whether every char is ASCII; the chars are left in {@code chars}. */
-    private boolean isAscii(String s, int n) {
-        if (n > chars.length) {
-            chars = new char[Math.max(n, chars.length * 2)];
-        }
-        char[] c = chars;
-        s.getChars(0, n, c, 0);
-        int i = 0;
-        for (; i + 16 <= n; i += 16) { // sixteen at a time, leaving at the first block with non-ASCII
-            int acc = 0;
-            for (int k = 0; k < 16; k++) {
-                acc |= c[i + k];
-            }
-            if (acc >= 0x80) {
-                return false;
-            }
-        }
-        int acc = 0;
-        for (; i < n; i++) {
-            acc |= c[i];
-        }
-        return acc < 0x80;
-    }
-
-    private static boolean hasLoneSurrogate(String s) {
-        for (int i = 0, n = s.length(); i < n; i++) {
-            char c = s.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The careful path: char by char. */
-    private void writeChars(String s) {
-        int n = s.length();
-        if (n > chars.length) {
-            chars = new char[Math.max(n, chars.length * 2)];
-        }
-        s.getChars(0, n, chars, 0);
-        ensure(1);
-        buf[pos++] = '"';
-        writeEscaped(chars, n);
-        ensure(1);
-        buf[pos++] = '"';
-    }
-
-    private void writeEscaped(char[] c, int n) {
-        ensure(n * 6 + 8); // the most a char takes (\\uXXXX, written as 8 bytes); a pair: 4 for 2 chars
-        byte[] b = buf;
-        int p = pos;
-        for (int i = 0; i < n; i++) {
-            char x = c[i];
-            if (x < 0x80) {
-                if (!NEEDS_ESCAPE[x]) {
-                    b[p++] = (byte) x;
-                } else {
-                    Tape.LONGS.set(b, p, ESCAPE_WORD[x]);
-                    p += ESCAPE_LENGTH[x];
-                }
-            } else if (x < 0x800) {
-                b[p++] = (byte) (0xC0 | (x >> 6));
-                b[p++] = (byte) (0x80 | (x & 0x3F));
-            } else if (Character.isSurrogate(x)) {
-                if (Character.isHighSurrogate(x) && i + 1 < n && Character.isLowSurrogate(c[i + 1])) {
-                    int cp = Character.toCodePoint(x, c[++i]);
-                    b[p++] = (byte) (0xF0 | (cp >> 18));
-                    b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                    b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                    b[p++] = (byte) (0x80 | (cp & 0x3F));
-                } else {
-                    // A lone surrogate has no UTF-8: its escape keeps it (and reads back).
-                    b[p] = '\\';
-                    b[p + 1] = 'u';
-                    b[p + 2] = HEX[(x >> 12) & 0xF];
-                    b[p + 3] = HEX[(x >> 8) & 0xF];
-                    b[p + 4] = HEX[(x >> 4) & 0xF];
-                    b[p + 5] = HEX[x & 0xF];
-                    p += 6;
-                }
-            } else {
-                b[p++] = (byte) (0xE0 | (x >> 12));
-                b[p++] = (byte) (0x80 | ((x >> 6) & 0x3F));
-                b[p++] = (byte) (0x80 | (x & 0x3F));
-            }
-        }
-        pos = p;
-    }
-
 }

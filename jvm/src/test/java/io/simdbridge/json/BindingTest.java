@@ -256,7 +256,7 @@ class BindingTest {
     void stringsOfEveryShapeAndLengthRoundTrip() throws Exception {
         com.fasterxml.jackson.databind.ObjectMapper jackson = new com.fasterxml.jackson.databind.ObjectMapper();
         java.util.Random r = new java.util.Random(11);
-        String[] pieces = {"plain ascii ", "\"q\"", "\\", "\n\t\u0001\u001f", "caf\u00e9", "\u4e2d\u6587", "\uD83D\uDE00", "?", "\u007f"};
+        String[] pieces = {"plain ascii ", "\"q\"", "\\", "\n\t\u0001\u001f", "caf\u00e9", "\u0080\u00a0\u00ff", "\u4e2d\u6587", "\uD83D\uDE00", "?", "\u007f"};
         for (int i = 0; i < 400; i++) {
             StringBuilder sb = new StringBuilder();
             int target = r.nextInt(3) == 0 ? 600 + r.nextInt(2000) : r.nextInt(80);
