@@ -25,7 +25,6 @@
 
 #include "checksum_sink.h"
 #include "scalar_parser.h"
-#include "simdbridge/tape.h"
 
 namespace simdbridge::internal {
 
@@ -70,8 +69,8 @@ inline double repair_lost_double(double d, std::string_view raw) {
 
 template <typename Sink> class on_demand_walk {
 public:
-  explicit on_demand_walk(uint32_t max_depth, Sink sink = {}, const uint8_t *base = nullptr) noexcept
-      : sink_(sink), base_(base),
+  explicit on_demand_walk(uint32_t max_depth, Sink sink = {}) noexcept
+      : sink_(sink),
         max_depth_(max_depth < on_demand_max_recursion ? max_depth : on_demand_max_recursion),
         deeper_allowed_(max_depth > on_demand_max_recursion) {}
 
@@ -99,13 +98,6 @@ public:
   }
 
 private:
-  static constexpr bool tape = records_tape<Sink>::value;
-
-  /** The byte offset of the value's first byte (tape sinks only). */
-  uint64_t offset(ondemand::value &v) noexcept {
-    return uint64_t(reinterpret_cast<const uint8_t *>(v.raw_json_token().data()) - base_);
-  }
-
   bool too_deep() noexcept {
     too_deep_ = true;
     return false;
@@ -119,29 +111,17 @@ private:
       ondemand::object object;
       if (depth_ == max_depth_) { return too_deep(); }
       if (uintptr_t(__builtin_frame_address(0)) < floor_) { return false; }
-      if constexpr (tape) { sink_.container_begin(tape_entry::object, offset(v)); }
       if (v.get_object().get(object)) { return false; }
       depth_++;
-      if constexpr (!tape) { sink_.object_begin(); }
+      sink_.object_begin();
       for (auto field : object) {
         std::string_view key;
         ondemand::value child;
-        if constexpr (tape) {
-          // The raw key, unescaped by the sink straight into the tape's strings.
-          if (field.error()) { return false; }
-          const auto *raw = reinterpret_cast<const uint8_t *>(field.value_unsafe().key().raw());
-          if (field.value().get(child) || !sink_.escaped_string(raw, uint64_t(raw - base_ - 1), true)) { return false; }
-        } else {
-          if (field.unescaped_key().get(key) || field.value().get(child)) { return false; }
-          sink_.key(key.size());
-        }
+        if (field.unescaped_key().get(key) || field.value().get(child)) { return false; }
+        sink_.key(key.size());
         if (!value(child)) { return false; }
       }
-      if constexpr (tape) {
-        sink_.container_end();
-      } else {
-        sink_.object_end();
-      }
+      sink_.object_end();
       depth_--;
       return true;
     }
@@ -149,51 +129,27 @@ private:
       ondemand::array array;
       if (depth_ == max_depth_) { return too_deep(); }
       if (uintptr_t(__builtin_frame_address(0)) < floor_) { return false; }
-      if constexpr (tape) { sink_.container_begin(tape_entry::array, offset(v)); }
       if (v.get_array().get(array)) { return false; }
       depth_++;
-      if constexpr (!tape) { sink_.array_begin(); }
+      sink_.array_begin();
       for (auto element : array) {
         ondemand::value child;
         if (element.get(child) || !value(child)) { return false; }
       }
-      if constexpr (tape) {
-        sink_.container_end();
-      } else {
-        sink_.array_end();
-      }
+      sink_.array_end();
       depth_--;
       return true;
     }
     case ondemand::json_type::string: {
       std::string_view s;
-      if constexpr (tape) {
-        const uint64_t at = offset(v);
-        ondemand::raw_json_string raw;
-        if (v.get_raw_json_string().get(raw) ||
-            !sink_.escaped_string(reinterpret_cast<const uint8_t *>(raw.raw()), at, false)) {
-          return false;
-        }
-      } else {
-        if (v.get_string().get(s)) { return false; }
-        sink_.string(s.size());
-      }
+      if (v.get_string().get(s)) { return false; }
+      sink_.string(s.size());
       return true;
     }
     case ondemand::json_type::number: {
       ondemand::number n;
       if (v.get_number().get(n)) { return false; }
-      if constexpr (tape) {
-        const std::string_view raw = v.raw_json_token();
-        const uint64_t at = uint64_t(reinterpret_cast<const uint8_t *>(raw.data()) - base_);
-        if (n.is_double()) {
-          sink_.float64(repair_lost_double(n.get_double(), raw), at);
-        } else if (n.is_int64()) {
-          sink_.int64(n.get_int64(), at);
-        } else {
-          sink_.uint64(n.get_uint64(), at);
-        }
-      } else if (n.is_double()) {
+      if (n.is_double()) {
         // simdjson 3.0.1's get_number() loses a float of more than 19 significant digits (it
         // answers +0.0; JSON_checker's pass04.json and pass05.json show it): see
         // repair_lost_double. A value still gives its raw token after it was read.
@@ -207,26 +163,14 @@ private:
     }
     case ondemand::json_type::boolean: {
       bool b;
-      if constexpr (tape) {
-        const uint64_t at = offset(v);
-        if (v.get_bool().get(b)) { return false; }
-        sink_.boolean(b, at);
-      } else {
-        if (v.get_bool().get(b)) { return false; }
-        sink_.boolean(b);
-      }
+      if (v.get_bool().get(b)) { return false; }
+      sink_.boolean(b);
       return true;
     }
     case ondemand::json_type::null: {
       bool is_null;
-      if constexpr (tape) {
-        const uint64_t at = offset(v);
-        if (v.is_null().get(is_null) || !is_null) { return false; }
-        sink_.null(at);
-      } else {
-        if (v.is_null().get(is_null) || !is_null) { return false; }
-        sink_.null();
-      }
+      if (v.is_null().get(is_null) || !is_null) { return false; }
+      sink_.null();
       return true;
     }
     }
@@ -235,7 +179,6 @@ private:
 
   // Held by value: one indirection less on every event than a reference.
   Sink sink_;
-  const uint8_t *base_; // the input, for byte offsets (tape sinks)
   uint32_t depth_ = 0;
   uintptr_t floor_ = stack_floor();
   uint32_t max_depth_;

@@ -11,6 +11,7 @@
 #include "on_demand_walk.h"
 #include "parser_state.h"
 #include "scalar_parser.h"
+#include "structural_walk.h"
 #include "tape_sink.h"
 #include "tape_walk.h"
 
@@ -265,11 +266,14 @@ error parser::to_tape(input in, tape_buffer &out) noexcept {
     if (in.size > 0) {
       const uint8_t *data = state_->padded(in);
       if (data == nullptr) { return {error_code::out_of_memory, 0}; }
-      internal::on_demand_walk<internal::tape_sink> fast(options_.max_depth, sink, data);
-      simdjson::ondemand::document doc;
-      if (state_->on_demand.iterate(data, in.size, in.size + padding).get(doc) == simdjson::SUCCESS &&
-          fast.document(doc)) {
-        return finish(fast.sink());
+      // simdjson's stage 1, then one pass over its structural index (structural_walk.h).
+      simdjson::dom::parser &dom = state_->dom;
+      if ((dom.capacity() >= in.size || dom.allocate(in.size, dom.max_depth()) == simdjson::SUCCESS) &&
+          dom.implementation->stage1(data, in.size, simdjson::stage1_mode::regular) == simdjson::SUCCESS) {
+        internal::structural_walk<internal::tape_sink> fast(data, dom.implementation->structural_indexes.get(),
+                                                            dom.implementation->n_structural_indexes, sink,
+                                                            state_->scopes.data(), options_.max_depth);
+        if (fast.document()) { return finish(fast.sink()); }
       }
     }
     // Refused (a scalar root, a number past 64 bits, a lone surrogate, an error): the scalar

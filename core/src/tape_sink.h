@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <string_view>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -79,14 +78,6 @@ public:
     open_->pop_back();
     const size_t at = size_t(top >> 32);
     if (!overflow_) { out_->words[at + 1] = (uint64_t(words_) << 32) | (top & 0xFFFFFFFF); }
-  }
-
-  /** A key (not counted as a value of its object). */
-  void key(std::string_view unescaped, uint64_t offset) noexcept { put_string(unescaped, offset, 0); }
-
-  void string(std::string_view unescaped, uint64_t offset) noexcept {
-    count_value();
-    put_string(unescaped, offset, 0);
   }
 
   /** A string token of the scalar parser, valid JSON, quotes included: unescaped here. */
@@ -258,46 +249,6 @@ private:
   void scalar(tape_entry kind, uint64_t offset, uint64_t payload) noexcept {
     count_value();
     entry(kind, offset, payload);
-  }
-
-  void put_string(std::string_view s, uint64_t offset, uint64_t flags) noexcept {
-    const size_t at = strings_;
-    const size_t n = s.size();
-    uint64_t bits = 0;
-    if (at + ((n + 15) & ~size_t(15)) <= out_->string_capacity) {
-      // Short strings (most keys and values) in 16-byte steps, without a call to memcpy, and
-      // their top bits gathered on the way (ASCII or not). The source is simdjson's string
-      // buffer, which has SIMDJSON_PADDING bytes of slack after each string; the bytes written
-      // past the string are overwritten by the next one.
-      const char *src = s.data();
-      uint8_t *dst = out_->strings + at;
-      size_t i = 0;
-      for (; i + 16 <= n; i += 16) {
-        uint64_t a, b;
-        std::memcpy(&a, src + i, 8);
-        std::memcpy(&b, src + i + 8, 8);
-        std::memcpy(dst + i, &a, 8);
-        std::memcpy(dst + i + 8, &b, 8);
-        bits |= a | b;
-      }
-      if (i < n) {
-        uint64_t a, b;
-        std::memcpy(&a, src + i, 8);
-        std::memcpy(&b, src + i + 8, 8);
-        std::memcpy(dst + i, &a, 8);
-        std::memcpy(dst + i + 8, &b, 8);
-        const size_t r = n - i; // 1 to 15 bytes of the string in a, b
-        bits |= (r >= 8 ? a : a & ((uint64_t(1) << (8 * r)) - 1)) | (r > 8 ? b & ((uint64_t(1) << (8 * (r - 8))) - 1) : 0);
-      }
-    } else if (at + n <= out_->string_capacity) {
-      std::memcpy(out_->strings + at, s.data(), n); // near the end of the array: exactly
-      for (size_t i = 0; i < n; i++) { bits |= uint8_t(s[i]); }
-    } else {
-      overflow_ = true;
-    }
-    strings_ += n;
-    const bool ascii = (bits & 0x8080808080808080ULL) == 0;
-    entry(tape_entry::string, offset | flags | (ascii ? tape_ascii : 0), (uint64_t(at) << 32) | n);
   }
 
   /** Four hex digits at p, or false. */

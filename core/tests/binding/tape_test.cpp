@@ -219,6 +219,64 @@ TEST(Tape, EscapesOfEveryKindUnescapeAsTheScalarParserDoes) {
   }
 }
 
+TEST(Tape, JsonTestSuiteAndJsonCheckerFilesAsTheValidatorSeesThem) {
+  // The fast reader checks the grammar itself (structural_walk.h): on every file of JSONTestSuite
+  // and JSON_checker, the tape is the scalar parser's where the validator accepts, and the error
+  // is the validator's (code and offset) where it rejects.
+  parser p;
+  std::vector<std::string> paths = list_files(data_directory() + "/jsonchecker/minefield", ".json");
+  for (const std::string &path : list_files(data_directory() + "/jsonchecker", ".json")) { paths.push_back(path); }
+  ASSERT_GT(paths.size(), 300u);
+  for (const std::string &path : paths) {
+    const std::string json = read_file(path);
+    tape t = to_tape(p, json);
+    const error v = p.validate(input::copy_of(json));
+    if (v.ok()) {
+      ASSERT_TRUE(t.e.ok()) << base_name(path) << ": " << t.e.message();
+      tape slow = slow_tape(json);
+      EXPECT_EQ(t.words, slow.words) << base_name(path);
+      EXPECT_EQ(t.strings, slow.strings) << base_name(path);
+    } else {
+      EXPECT_EQ(t.e.code, v.code) << base_name(path);
+      EXPECT_EQ(t.e.offset, v.offset) << base_name(path);
+    }
+  }
+}
+
+TEST(Tape, TruncatedAndFlippedCorpusFilesAsTheValidatorSeesThem) {
+  parser p;
+  uint64_t seed = 12345;
+  const auto next = [&seed](uint64_t bound) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (seed >> 33) % bound;
+  };
+  const uint8_t replacements[] = {'{', '}', '[', ']', ',', ':', '"', '\\', ' ', '0', '-', 'e', '.', 't', 'n', 0x00, 0x1F, 0x80, 0xFF};
+  for (const auto &path : list_files(data_directory() + "/jsonexamples", ".json")) {
+    std::string json = read_file(path);
+    if (json.size() > 64 * 1024) { json.resize(64 * 1024); } // a prefix: invalid, mostly
+    for (int round = 0; round < 60; round++) {
+      std::string mutated = json;
+      if (round % 3 == 0) {
+        mutated.resize(next(json.size() + 1));
+      } else {
+        for (int k = 0; k < 1 + round % 4; k++) {
+          mutated[next(mutated.size())] = char(replacements[next(sizeof replacements)]);
+        }
+      }
+      tape t = to_tape(p, mutated, mutated.size() + 16, mutated.size() + 16);
+      const error v = p.validate(input::copy_of(mutated));
+      if (v.ok()) {
+        ASSERT_TRUE(t.e.ok()) << base_name(path) << " round " << round;
+        tape slow = slow_tape(mutated);
+        EXPECT_EQ(t.words, slow.words) << base_name(path) << " round " << round;
+      } else {
+        EXPECT_EQ(t.e.code, v.code) << base_name(path) << " round " << round;
+        EXPECT_EQ(t.e.offset, v.offset) << base_name(path) << " round " << round;
+      }
+    }
+  }
+}
+
 TEST(Tape, ArraysTooSmallSayWhatTheyNeed) {
   parser p;
   const std::string json = R"({"key": ["a string", "another", [1, 2, 3], {"x": "y"}]})";
