@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Writes the binding tape (simdbridge/tape.h) from the parse events of either reader: the On
-// Demand walk and the scalar parser, both of which hand over raw string tokens, unescaped here
+// Writes the binding tape (simdbridge/tape.h) from the parse events of either reader: the
+// structural walk and the scalar parser, both of which hand over raw string tokens, unescaped here
 // straight into the caller's array. Past the caller's capacity it keeps counting, so that the
 // caller learns the sizes it needs.
 #ifndef SIMDBRIDGE_SRC_TAPE_SINK_H
@@ -125,7 +125,7 @@ public:
   }
 
   /**
-   * A string of the On Demand walk, from its raw bytes in the padded input (`src`: just past the
+   * A string of the structural walk, from its raw bytes in the padded input (`src`: just past the
    * opening quote), unescaped straight into the caller's array in one pass: sixteen bytes copied
    * at a time up to the next '"' or '\\', escapes decoded inline. Measured on escape-dense text
    * (the binding benchmark's escaped string) twice as fast as simdjson 3.0.1's unescaping, and one
