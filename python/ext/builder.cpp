@@ -50,6 +50,22 @@ struct cached_key {
 /** Two ways that share a cache line: the one used last first. Touched only with the GIL held. */
 struct alignas(64) key_set {
   cached_key way[2];
+
+  /** The cached str that `same` accepts (a new reference; its way becomes the first), or null. */
+  template <typename Same> PyObject *find(Same &&same) {
+    if (way[0].str == nullptr || !same(way[0])) {
+      if (way[1].str == nullptr || !same(way[1])) { return nullptr; }
+      std::swap(way[0], way[1]);
+    }
+    Py_INCREF(way[0].str);
+    return way[0].str;
+  }
+
+  /** Caches s (a new reference, returned with one more) in the way used less recently, made first. */
+  PyObject *insert(uint64_t w0, uint64_t w1, size_t n, PyObject *s) {
+    std::swap(way[0], way[1]);
+    return way[0].fill(w0, w1, n, s);
+  }
 };
 key_set key_cache[key_cache_sets];
 
@@ -237,25 +253,15 @@ inline PyObject *make_key(std::string_view key) {
   const uint64_t h = (w0 * 0x9E3779B97F4A7C15ULL) ^ (w1 * 0xC2B2AE3D27D4EB4FULL) ^
                      ((tail ^ uint64_t(n)) * 0x165667B19E3779F9ULL);
   key_set &set = key_cache[(h >> 40) & (key_cache_sets - 1)];
-  const auto matches = [&](const cached_key &k) {
-    return k.str != nullptr && k.w0 == w0 && k.w1 == w1 && k.length == n &&
+  PyObject *cached = set.find([&](const cached_key &k) {
+    return k.w0 == w0 && k.w1 == w1 && k.length == n &&
            (n <= 16 || std::memcmp(PyUnicode_1BYTE_DATA(k.str) + 16, p + 16, n - 16) == 0);
-  };
-  if (matches(set.way[0])) {
-    Py_INCREF(set.way[0].str);
-    return set.way[0].str;
-  }
-  if (matches(set.way[1])) {
-    std::swap(set.way[0], set.way[1]);
-    Py_INCREF(set.way[0].str);
-    return set.way[0].str;
-  }
+  });
+  if (cached != nullptr) { return cached; }
   const bool ascii = is_ascii(p, n);
   PyObject *s = uncached_key(p, n, ascii);
   if (s == nullptr || !ascii) { return s; } // a non-ASCII key is not cached: its bytes are not the str's
-  // The way used less recently goes; the new key takes the first way.
-  std::swap(set.way[0], set.way[1]);
-  return set.way[0].fill(w0, w1, n, s);
+  return set.insert(w0, w1, n, s);
 }
 
 /**
@@ -274,22 +280,10 @@ inline PyObject *make_value_str(std::string_view value) {
   if (((w0 | w1) & 0x8080808080808080ULL) != 0) { return decode_utf8(p, n); }
   const uint64_t h = (w0 * 0x9E3779B97F4A7C15ULL) ^ ((w1 ^ uint64_t(n)) * 0xC2B2AE3D27D4EB4FULL);
   key_set &set = value_cache[(h >> 40) & (value_cache_sets - 1)];
-  const auto matches = [&](const cached_key &k) {
-    return k.str != nullptr && k.w0 == w0 && k.w1 == w1 && k.length == n;
-  };
-  if (matches(set.way[0])) {
-    Py_INCREF(set.way[0].str);
-    return set.way[0].str;
-  }
-  if (matches(set.way[1])) {
-    std::swap(set.way[0], set.way[1]);
-    Py_INCREF(set.way[0].str);
-    return set.way[0].str;
-  }
+  PyObject *cached = set.find([&](const cached_key &k) { return k.w0 == w0 && k.w1 == w1 && k.length == n; });
+  if (cached != nullptr) { return cached; }
   PyObject *s = make_str(p, n, true);
-  if (s == nullptr) { return nullptr; }
-  std::swap(set.way[0], set.way[1]);
-  return set.way[0].fill(w0, w1, n, s);
+  return s == nullptr ? nullptr : set.insert(w0, w1, n, s);
 }
 
 PyObject *build(const tape_view &t, size_t &i);
