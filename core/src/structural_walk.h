@@ -26,7 +26,8 @@ namespace simdbridge::internal {
 /**
  * Writes the binding tape of the document in `buf` (padded) from its structural index `index`
  * (`count` positions, from stage 1). The sink is held by value, so that its counters stay in
- * registers (see write_tape). `scopes` holds one byte per nesting level up to `max_depth` + 1.
+ * registers (behind a reference they were reloaded after every word it stored: the words are
+ * 64-bit integers, as its counters are). `scopes` holds one byte per level up to `max_depth` + 1.
  */
 template <typename TapeSink> class structural_walk {
 public:
@@ -80,15 +81,15 @@ public:
       if (!sink_.escaped_string(buf_ + at + 1, at, false)) { return false; }
       goto after_value;
     case 't':
-      if (!atom(at, "true")) { return false; }
+      if (!atom(at, "true", 4)) { return false; }
       sink_.boolean(true, at);
       goto after_value;
     case 'f':
-      if (std::memcmp(buf_ + at + 1, "alse", 4) != 0 || not_a_token_end(buf_[at + 5])) { return false; }
+      if (!atom(at, "false", 5)) { return false; }
       sink_.boolean(false, at);
       goto after_value;
     case 'n':
-      if (!atom(at, "null")) { return false; }
+      if (!atom(at, "null", 4)) { return false; }
       sink_.null(at);
       goto after_value;
     default: {
@@ -131,13 +132,10 @@ private:
     void skip_double() noexcept {}
   };
 
-  static bool not_a_token_end(uint8_t c) noexcept {
-    return simdjson::fallback::jsoncharutils::is_not_structural_or_whitespace(c) != 0;
-  }
-
-  /** A four-letter literal at `at`, ended by white space or a structural character. */
-  bool atom(uint32_t at, const char *literal) const noexcept {
-    return std::memcmp(buf_ + at, literal, 4) == 0 && !not_a_token_end(buf_[at + 4]);
+  /** The literal at `at`, ended by white space or a structural character (read from the padding at the end). */
+  bool atom(uint32_t at, const char *literal, size_t length) const noexcept {
+    return std::memcmp(buf_ + at, literal, length) == 0 &&
+           simdjson::fallback::jsoncharutils::is_not_structural_or_whitespace(buf_[at + length]) == 0;
   }
 
   const uint8_t *buf_;

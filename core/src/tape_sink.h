@@ -95,19 +95,13 @@ public:
         utf8[0] = c;
         i++;
       } else if (token[i + 1] != 'u') {
-        const uint8_t e = token[i + 1];
-        utf8[0] = e == 'b' ? '\b' : e == 'f' ? '\f' : e == 'n' ? '\n' : e == 'r' ? '\r' : e == 't' ? '\t' : e;
+        utf8[0] = simple_escapes.value[token[i + 1]];
         i += 2;
       } else {
-        uint32_t code = hex4(token + i + 2);
-        i += 6;
-        if (code >= 0xD800 && code <= 0xDBFF && i + 6 < length && token[i] == '\\' && token[i + 1] == 'u') {
-          const uint32_t low = hex4(token + i + 2);
-          if (low >= 0xDC00 && low <= 0xDFFF) {
-            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-            i += 6;
-          }
-        }
+        const uint8_t *p = token + i;
+        uint32_t code;
+        unicode_escape(p, code); // the scalar parser checked the token
+        i = size_t(p - token);
         lone |= code >= 0xD800 && code <= 0xDFFF;
         k = encode(code, utf8);
       }
@@ -180,21 +174,13 @@ public:
         size_t k = 1;
         if (p[1] == 'u') {
           uint32_t code;
-          if (!hex4_checked(p + 2, code)) { return false; }
-          if (code - 0xD800 < 0x800) {
-            uint32_t low;
-            if (code >= 0xDC00 || p[6] != '\\' || p[7] != 'u' || !hex4_checked(p + 8, low) || low - 0xDC00 >= 0x400) {
-              return false; // a lone surrogate: the scalar parser writes it (WTF-8, flagged)
-            }
-            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-            p += 6;
-          }
+          if (!unicode_escape(p, code)) { return false; }
+          if (code - 0xD800 < 0x800) { return false; } // a lone surrogate: the scalar parser writes it (WTF-8, flagged)
           if (code < 0x80) {
             utf8[0] = uint8_t(code);
           } else {
             k = encode(code, utf8);
           }
-          p += 6;
         } else {
           utf8[0] = simple_escapes.value[p[1]];
           if (utf8[0] == 0) { return false; }
@@ -252,20 +238,28 @@ private:
   }
 
   /** Four hex digits at p, or false. */
-  static bool hex4_checked(const uint8_t *p, uint32_t &code) noexcept {
+  static bool hex4(const uint8_t *p, uint32_t &code) noexcept {
     const uint32_t a = hex_digits.value[p[0]], b = hex_digits.value[p[1]], c = hex_digits.value[p[2]],
                    d = hex_digits.value[p[3]];
     code = (a << 12) | (b << 8) | (c << 4) | d;
-    return (a | b | c | d) != 0xFF && ((a | b | c | d) & 0xF0) == 0;
+    return ((a | b | c | d) & 0xF0) == 0; // 0xFF, not a digit, has high bits
   }
 
-  static uint32_t hex4(const uint8_t *p) noexcept {
-    uint32_t code = 0;
-    for (int k = 0; k < 4; k++) {
-      const uint8_t c = p[k];
-      code = code * 16 + (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+  /**
+   * The \uXXXX escape at p, joined with the \uXXXX after it where the two make a surrogate
+   * pair; p moves past what was read. The code point, or a lone surrogate's code (its caller
+   * decides). False where the four digits are not hex.
+   */
+  static bool unicode_escape(const uint8_t *&p, uint32_t &code) noexcept {
+    if (!hex4(p + 2, code)) { return false; }
+    p += 6;
+    uint32_t low;
+    // p[0] and p[1] are read first: the string (quote-terminated, or padded) holds them.
+    if (code - 0xD800 < 0x400 && p[0] == '\\' && p[1] == 'u' && hex4(p + 2, low) && low - 0xDC00 < 0x400) {
+      code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+      p += 6;
     }
-    return code;
+    return true;
   }
 
   /** UTF-8 of a code point; a surrogate (lone) in its generalized 3-byte form. */

@@ -13,9 +13,10 @@ import java.util.Arrays;
  */
 final class JsonWriter {
     private static final byte[] HEX = "0123456789abcdef".getBytes();
-    /** The ASCII chars JSON escapes: control characters, '"' and '\\'. */
-    private static final boolean[] NEEDS_ESCAPE = new boolean[128];
-    /** Their escapes ("\\n", "\\u0001", ...) as the bytes of a little-endian long, written 8 at once. */
+    /**
+     * The escapes of the chars JSON escapes (control characters, '"' and '\\'): "\\n",
+     * "\\u0001", ... as the bytes of a little-endian long, written 8 at once.
+     */
     private static final long[] ESCAPE_WORD = new long[128];
     /** And their lengths, 2 or 6. */
     private static final int[] ESCAPE_LENGTH = new int[128];
@@ -23,13 +24,8 @@ final class JsonWriter {
     private static final byte[] DIGIT_PAIRS = new byte[200];
 
     static {
-        for (int i = 0; i < 0x20; i++) {
-            NEEDS_ESCAPE[i] = true;
-        }
-        NEEDS_ESCAPE['"'] = true;
-        NEEDS_ESCAPE['\\'] = true;
         for (int c = 0; c < 128; c++) {
-            if (!NEEDS_ESCAPE[c]) {
+            if (c >= 0x20 && c != '"' && c != '\\') {
                 continue;
             }
             String e = switch (c) {
