@@ -9,11 +9,14 @@
 // lists are sized from the counts the tape holds; scalars are made inline in the containers'
 // loops, without a call per value. Duplicate keys go through PyDict_SetItem in order, as in
 // json: the last value wins, at the first key's position.
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
 
-#if defined(__SSE2__)
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -160,6 +163,59 @@ void decode_into(const uint8_t *s, size_t n, Char *out) noexcept {
   }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define SIMDBRIDGE_AVX512_DECODE 1
+/**
+ * Valid UTF-8 without 4-byte sequences (every character in the BMP) into UCS-2 or Latin-1 (a
+ * `Char` of 2 or 1 bytes), 32 input bytes per step with AVX-512 (BW, VL, VBMI2: Ice Lake, Zen 4).
+ * Each byte position is decoded as if a character began there (from it and the two bytes after
+ * it, as 16-bit lanes), and the lanes where one does begin (bytes that are not continuations)
+ * are compressed to the front and stored. A character whose bytes cross into the next block is
+ * whole here; its continuations there are skipped. Loads and stores are masked to the string
+ * and to the characters written: nothing is read or written past either end.
+ */
+template <typename Char>
+[[gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi2,bmi2,popcnt")]] void decode_bmp_avx512(const uint8_t *s, size_t n, Char *out) noexcept {
+  const __m512i low6 = _mm512_set1_epi16(0x3F), low5 = _mm512_set1_epi16(0x1F);
+  const __m256i top2 = _mm256_set1_epi8(char(0xC0)), continuation = _mm256_set1_epi8(char(0x80));
+  for (size_t i = 0; i < n; i += 32) {
+    const size_t left = n - i;
+    const auto within = [left](size_t from) -> __mmask32 {
+      return left <= from ? 0 : left - from >= 32 ? ~__mmask32(0) : __mmask32((1u << (left - from)) - 1);
+    };
+    const __mmask32 m0 = within(0);
+    const __m256i bytes = _mm256_maskz_loadu_epi8(m0, s + i);
+    const __m512i b0 = _mm512_cvtepu8_epi16(bytes);
+    const __m512i b1 = _mm512_and_si512(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(within(1), s + i + 1)), low6);
+    const __m512i b2 = _mm512_and_si512(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(within(2), s + i + 2)), low6);
+    // b0 < 0x80: b0; b0 < 0xE0: 5 + 6 bits; otherwise 4 + 6 + 6 bits (the lead's top bits fall off 16).
+    const __m512i two = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(b0, low5), 6), b1);
+    const __m512i three = _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi16(b0, 12), _mm512_slli_epi16(b1, 6)), b2);
+    __m512i value = _mm512_mask_blend_epi16(_mm512_cmpge_epu16_mask(b0, _mm512_set1_epi16(0xE0)), two, three);
+    value = _mm512_mask_blend_epi16(_mm512_cmplt_epu16_mask(b0, _mm512_set1_epi16(0x80)), value, b0);
+    const __mmask32 starts = m0 & ~_mm256_cmpeq_epi8_mask(_mm256_and_si256(bytes, top2), continuation);
+    const __m512i packed = _mm512_maskz_compress_epi16(starts, value);
+    const unsigned count = unsigned(_mm_popcnt_u32(starts));
+    const __mmask32 written = __mmask32(_bzhi_u32(~0u, count));
+    if constexpr (sizeof(Char) == 2) {
+      _mm512_mask_storeu_epi16(out, written, packed);
+    } else {
+      _mm256_mask_storeu_epi8(out, written, _mm512_cvtepi16_epi8(packed));
+    }
+    out += count;
+  }
+}
+
+/**
+ * Whether decode_bmp_avx512 is used: where this CPU (and its OS) runs it, unless the environment
+ * variable SIMDBRIDGE_NO_AVX512 is set (the tests run the portable decoder that way). Looked up
+ * once, when the module is loaded.
+ */
+const bool has_avx512_decode = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi2") &&
+                               __builtin_cpu_supports("bmi2") && std::getenv("SIMDBRIDGE_NO_AVX512") == nullptr;
+#endif
+
 /** Characters in valid UTF-8 (bytes that are not continuations), and the widest one's class. */
 struct utf8_census {
   size_t characters = 0;
@@ -216,8 +272,24 @@ PyObject *decode_utf8(const char *p, size_t n) {
   PyObject *out = PyUnicode_New(Py_ssize_t(c.characters), max_char);
   if (out == nullptr) { return nullptr; }
   switch (PyUnicode_KIND(out)) {
-  case PyUnicode_1BYTE_KIND: decode_into(s, n, PyUnicode_1BYTE_DATA(out)); break;
-  case PyUnicode_2BYTE_KIND: decode_into(s, n, PyUnicode_2BYTE_DATA(out)); break;
+  case PyUnicode_1BYTE_KIND:
+#ifdef SIMDBRIDGE_AVX512_DECODE
+    if (has_avx512_decode) {
+      decode_bmp_avx512(s, n, PyUnicode_1BYTE_DATA(out));
+      break;
+    }
+#endif
+    decode_into(s, n, PyUnicode_1BYTE_DATA(out));
+    break;
+  case PyUnicode_2BYTE_KIND:
+#ifdef SIMDBRIDGE_AVX512_DECODE
+    if (has_avx512_decode) {
+      decode_bmp_avx512(s, n, PyUnicode_2BYTE_DATA(out));
+      break;
+    }
+#endif
+    decode_into(s, n, PyUnicode_2BYTE_DATA(out));
+    break;
   default: decode_into(s, n, PyUnicode_4BYTE_DATA(out)); break;
   }
   return out;

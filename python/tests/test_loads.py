@@ -172,6 +172,32 @@ def test_strings_of_every_length_and_width():
                 assert simdbridge.loads(json.dumps(doc)) == doc  # escaped
 
 
+def test_mixed_width_strings_against_json():
+    # Runs of characters of one, two and three UTF-8 bytes in any order, so that characters
+    # cross the decoder's 32-byte blocks at every offset; in a str of each width.
+    rng = random.Random(7)
+    pools = [[chr(c) for c in range(0x20, 0x7f)], [chr(c) for c in range(0xa0, 0x100)],
+             ["\u0100", "\u03b1", "\u07ff", "\u0800", "\u4e2d", "\u9fff", "\ue000", "\uffff"]]
+    for _ in range(4000):
+        width = rng.randrange(3)
+        alphabet = [ch for pool in pools[:width + 1] for ch in pool]
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 120)))
+        doc = [text, {text: text}]
+        assert simdbridge.loads(json.dumps(doc, ensure_ascii=False).encode()) == doc
+
+
+def test_portable_decoder_in_a_subprocess():
+    # Where the CPU has AVX-512 the tests above ran the vector decoder; the portable one runs
+    # here, with SIMDBRIDGE_NO_AVX512 set, over the same tests.
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, SIMDBRIDGE_NO_AVX512="1")
+    code = ("import test_loads as t; t.test_strings_of_every_length_and_width(); "
+            "t.test_mixed_width_strings_against_json()")
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=os.path.dirname(__file__))
+
+
 # --- random documents ---------------------------------------------------------------------
 
 finite_or_not = st.floats(allow_nan=True, allow_infinity=True)
