@@ -175,6 +175,36 @@ final class ScalarCodecs {
         };
     }
 
+    /** Reads a common form from a string's bytes, or returns null (IsoTime). */
+    interface FastParse<T> {
+        T parse(byte[] bytes, int at, int length);
+    }
+
+    /**
+     * A java.time type: its common ISO-8601 forms read from the tape's bytes ({@link IsoTime}),
+     * any other text given to the JDK's parse; written as its toString.
+     */
+    static <T> Codec<T> time(String expected, FastParse<T> fast, Function<String, T> parse) {
+        Codec<T> slow = textual(expected, parse);
+        return new Codec<>() {
+            @Override
+            T read(Tape t, int w) {
+                if (t.kind(w) == Tape.STRING) {
+                    T v = fast.parse(t.strings, t.stringOffset(w), t.stringLength(w));
+                    if (v != null) {
+                        return v;
+                    }
+                }
+                return slow.read(t, w);
+            }
+
+            @Override
+            void write(JsonWriter out, T v) {
+                slow.write(out, v);
+            }
+        };
+    }
+
     static final Map<Class<?>, Codec<?>> BY_CLASS = Map.ofEntries(
             Map.entry(String.class, STRING),
             Map.entry(int.class, INT), Map.entry(Integer.class, INT),
@@ -186,9 +216,10 @@ final class ScalarCodecs {
             Map.entry(boolean.class, BOOLEAN), Map.entry(Boolean.class, BOOLEAN),
             Map.entry(char.class, CHAR), Map.entry(Character.class, CHAR),
             Map.entry(BigInteger.class, BIG_INTEGER), Map.entry(BigDecimal.class, BIG_DECIMAL),
-            Map.entry(LocalDate.class, textual("an ISO-8601 date", LocalDate::parse)),
-            Map.entry(LocalDateTime.class, textual("an ISO-8601 date-time", LocalDateTime::parse)),
-            Map.entry(Instant.class, textual("an ISO-8601 instant", Instant::parse)),
-            Map.entry(OffsetDateTime.class, textual("an ISO-8601 date-time with offset", OffsetDateTime::parse)),
+            Map.entry(LocalDate.class, time("an ISO-8601 date", IsoTime::date, LocalDate::parse)),
+            Map.entry(LocalDateTime.class, time("an ISO-8601 date-time", IsoTime::dateTime, LocalDateTime::parse)),
+            Map.entry(Instant.class, time("an ISO-8601 instant", IsoTime::instant, Instant::parse)),
+            Map.entry(OffsetDateTime.class, time("an ISO-8601 date-time with offset", IsoTime::offsetDateTime,
+                    OffsetDateTime::parse)),
             Map.entry(UUID.class, textual("a UUID", UUID::fromString)));
 }
