@@ -264,6 +264,17 @@ inline utf8_census census(const uint8_t *s, size_t n) noexcept {
   return c;
 }
 
+/** Valid UTF-8 whose characters are all in the BMP into a str's UCS-1 or UCS-2 data. */
+template <typename Char> inline void decode_bmp(const uint8_t *s, size_t n, Char *out) noexcept {
+#ifdef SIMDBRIDGE_AVX512_DECODE
+  if (has_avx512_decode) {
+    decode_bmp_avx512(s, n, out);
+    return;
+  }
+#endif
+  decode_into(s, n, out);
+}
+
 /** A str from valid UTF-8 (simdjson validated it): counted, then written in the narrowest kind. */
 PyObject *decode_utf8(const char *p, size_t n) {
   const auto *s = reinterpret_cast<const uint8_t *>(p);
@@ -272,24 +283,8 @@ PyObject *decode_utf8(const char *p, size_t n) {
   PyObject *out = PyUnicode_New(Py_ssize_t(c.characters), max_char);
   if (out == nullptr) { return nullptr; }
   switch (PyUnicode_KIND(out)) {
-  case PyUnicode_1BYTE_KIND:
-#ifdef SIMDBRIDGE_AVX512_DECODE
-    if (has_avx512_decode) {
-      decode_bmp_avx512(s, n, PyUnicode_1BYTE_DATA(out));
-      break;
-    }
-#endif
-    decode_into(s, n, PyUnicode_1BYTE_DATA(out));
-    break;
-  case PyUnicode_2BYTE_KIND:
-#ifdef SIMDBRIDGE_AVX512_DECODE
-    if (has_avx512_decode) {
-      decode_bmp_avx512(s, n, PyUnicode_2BYTE_DATA(out));
-      break;
-    }
-#endif
-    decode_into(s, n, PyUnicode_2BYTE_DATA(out));
-    break;
+  case PyUnicode_1BYTE_KIND: decode_bmp(s, n, PyUnicode_1BYTE_DATA(out)); break;
+  case PyUnicode_2BYTE_KIND: decode_bmp(s, n, PyUnicode_2BYTE_DATA(out)); break;
   default: decode_into(s, n, PyUnicode_4BYTE_DATA(out)); break;
   }
   return out;
