@@ -164,6 +164,7 @@ public final class JsonMapper {
         try {
             t.input = json;
             t.inputOffset = offset;
+            t.inputLength = length;
             parse(c, t, json, offset, length, null);
             return bind(codec, t, type);
         } finally {
@@ -211,10 +212,8 @@ public final class JsonMapper {
                 t.grow(parser.tapeWords() + 16, parser.tapeStrings() + 16);
             }
         } catch (JsonException e) {
-            Paths.Reader in = buffer == null ? o -> o < length ? json[offset + (int) o] & 0xFF : -1
-                    : o -> o < length ? buffer.get(buffer.position() + (int) o) & 0xFF : -1;
             String reason = e.code().message();
-            throw new JsonBindException(Paths.ofOffset(in, e.offset()), e.offset(), reason, e);
+            throw new JsonBindException(Paths.ofOffset(t::inputByte, e.offset()), e.offset(), reason, e);
         }
     }
 

@@ -26,9 +26,13 @@ final class Tape {
 
     long[] words;
     byte[] strings;
-    /** The input, for number tokens and error messages: an array (from inputOffset) or a buffer. */
+    /**
+     * The input, for number tokens and error messages: inputLength bytes of an array from
+     * inputOffset, or a buffer from its position to its limit.
+     */
     byte[] input;
     int inputOffset;
+    int inputLength;
     ByteBuffer inputBuffer;
     /** Policies of the read in progress (from the mapper). */
     boolean failOnUnknown;
@@ -282,8 +286,7 @@ final class Tape {
     /** The input's byte at an offset, or -1 past its end. */
     int inputByte(long offset) {
         if (input != null) {
-            long i = inputOffset + offset;
-            return i < input.length ? input[(int) i] & 0xFF : -1;
+            return offset < inputLength ? input[inputOffset + (int) offset] & 0xFF : -1;
         }
         if (inputBuffer != null) {
             long i = inputBuffer.position() + offset;

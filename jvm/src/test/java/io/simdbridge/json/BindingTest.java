@@ -222,6 +222,12 @@ class BindingTest {
         byte[] padded = new byte[bytes.length + 20];
         System.arraycopy(bytes, 0, padded, 7, bytes.length);
         assertEquals(want, Json.mapper().read(padded, 7, bytes.length, Friend.class));
+        // A number token read back from the input (BigDecimal, BigInteger) ends with the slice,
+        // not with the array: the digits after it belong to something else.
+        byte[] slice = "x1.5599[12345678901234567890123]9".getBytes(StandardCharsets.US_ASCII);
+        assertEquals(new BigDecimal("1.5"), Json.mapper().read(slice, 1, 3, BigDecimal.class));
+        assertArrayEquals(new BigInteger[] {new BigInteger("12345678901234567890123")},
+                Json.mapper().read(slice, 7, 25, BigInteger[].class));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Json.write(want, out);
         assertEquals("{\"id\":5,\"name\":\"été\"}", out.toString(StandardCharsets.UTF_8));
