@@ -5,6 +5,7 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
@@ -37,7 +38,7 @@ final class IsoTime {
     /** yyyy-MM-ddTHH:mm:ss[.f]Z. */
     static Instant instant(byte[] b, int at, int length) {
         int end = timeEnd(b, at, length);
-        if (end != length - 1 || b[at + end] != 'Z') {
+        if (end < 0 || end != length - 1 || b[at + end] != 'Z') {
             return null;
         }
         LocalDateTime t = localDateTime(b, at, end);
@@ -109,7 +110,7 @@ final class IsoTime {
                 nanos *= 10;
             }
         }
-        return LocalDateTime.of(date, java.time.LocalTime.of(hour, minute, second, nanos));
+        return LocalDateTime.of(date, LocalTime.of(hour, minute, second, nanos));
     }
 
     /** yyyy-MM-dd at `at` (four-digit year), or null. */
