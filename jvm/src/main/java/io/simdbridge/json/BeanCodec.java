@@ -16,6 +16,7 @@ final class BeanCodec<T> extends Codec<T> {
             STRING = 8, OBJECT = 9;
 
     private final Class<T> type;
+    private final String expected; // "an object (User)", for a mismatch
     private BeanAccess access;
     private boolean viaCreator;
     // Read side, by read-property index.
@@ -35,6 +36,7 @@ final class BeanCodec<T> extends Codec<T> {
 
     BeanCodec(Class<T> type) {
         this.type = type;
+        this.expected = "an object (" + type.getSimpleName() + ")";
     }
 
     /** Fills the codec in (after it is registered, so that a property of its own type finds it). */
@@ -120,12 +122,8 @@ final class BeanCodec<T> extends Codec<T> {
     @Override
     @SuppressWarnings("unchecked")
     T read(Tape t, int w) {
-        int kind = t.kind(w);
-        if (kind != Tape.OBJECT) {
-            if (kind == Tape.NULL) {
-                return null;
-            }
-            throw t.mismatch(w, "an object (" + type.getSimpleName() + ")");
+        if (!t.is(w, Tape.OBJECT, expected)) {
+            return null;
         }
         BeanAccess a = access;
         Object bean = viaCreator ? defaults.clone() : a.create();

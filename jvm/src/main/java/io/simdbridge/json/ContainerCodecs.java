@@ -2,7 +2,6 @@
 package io.simdbridge.json;
 
 import java.lang.reflect.Array;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.Iterator;
@@ -28,12 +27,8 @@ final class ContainerCodecs {
 
         @Override
         C read(Tape t, int w) {
-            int kind = t.kind(w);
-            if (kind == Tape.NULL) {
+            if (!isArray(t, w)) {
                 return null;
-            }
-            if (kind != Tape.ARRAY) {
-                throw t.mismatch(w, "an array");
             }
             C c = factory.apply(t.count(w));
             int end = t.next(w);
@@ -90,12 +85,8 @@ final class ContainerCodecs {
 
         @Override
         M read(Tape t, int w) {
-            int kind = t.kind(w);
-            if (kind == Tape.NULL) {
+            if (!t.is(w, Tape.OBJECT, "an object")) {
                 return null;
-            }
-            if (kind != Tape.OBJECT) {
-                throw t.mismatch(w, "an object");
             }
             M m = factory.get();
             int end = t.next(w);
@@ -147,12 +138,8 @@ final class ContainerCodecs {
         @Override
         @SuppressWarnings("unchecked")
         E[] read(Tape t, int w) {
-            int kind = t.kind(w);
-            if (kind == Tape.NULL) {
+            if (!isArray(t, w)) {
                 return null;
-            }
-            if (kind != Tape.ARRAY) {
-                throw t.mismatch(w, "an array");
             }
             E[] a = (E[]) Array.newInstance(componentType, t.count(w));
             int i = 0;
@@ -347,15 +334,9 @@ final class ContainerCodecs {
         };
     }
 
+    /** Whether the value at w is an array: false for null, a mismatch for anything else. */
     private static boolean isArray(Tape t, int w) {
-        int kind = t.kind(w);
-        if (kind == Tape.ARRAY) {
-            return true;
-        }
-        if (kind == Tape.NULL) {
-            return false;
-        }
-        throw t.mismatch(w, "an array");
+        return t.is(w, Tape.ARRAY, "an array");
     }
 
     /** Optional: empty for null (and for a missing property of a record or creator). */
@@ -379,9 +360,5 @@ final class ContainerCodecs {
                 out.writeNull();
             }
         }
-    }
-
-    static <E> IntFunction<List<E>> arrayList() {
-        return n -> new ArrayList<>(n);
     }
 }

@@ -5,13 +5,13 @@ import java.lang.reflect.Field;
 
 /** An enum by its constants' names (or their {@link JsonProperty} names), matched as bytes. */
 final class EnumCodec<E extends Enum<E>> extends Codec<E> {
-    private final Class<E> type;
+    private final String expected; // "one of the constants of Color", for a mismatch
     private final E[] constants;
     private final Keys keys;
     private final byte[][] written; // each constant as a quoted JSON string
 
     private EnumCodec(Class<E> type) {
-        this.type = type;
+        this.expected = "one of the constants of " + type.getSimpleName();
         this.constants = type.getEnumConstants();
         String[] names = new String[constants.length];
         written = new byte[constants.length][];
@@ -40,20 +40,13 @@ final class EnumCodec<E extends Enum<E>> extends Codec<E> {
 
     @Override
     E read(Tape t, int w) {
-        int kind = t.kind(w);
-        if (kind == Tape.NULL) {
-            return null;
-        }
-        if (kind != Tape.STRING) {
-            throw t.mismatch(w, "one of the constants of " + type.getSimpleName());
-        }
-        return constant(t, w);
+        return t.is(w, Tape.STRING, expected) ? constant(t, w) : null;
     }
 
     E constant(Tape t, int w) {
         int i = keys.find(t, w, 0);
         if (i < 0) {
-            throw t.mismatch(w, "one of the constants of " + type.getSimpleName(), "\"" + t.text(w) + "\"");
+            throw t.mismatch(w, expected, "\"" + t.text(w) + "\"");
         }
         return constants[i];
     }

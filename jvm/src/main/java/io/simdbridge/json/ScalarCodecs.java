@@ -153,12 +153,8 @@ final class ScalarCodecs {
         return new Codec<>() {
             @Override
             T read(Tape t, int w) {
-                int kind = t.kind(w);
-                if (kind == Tape.NULL) {
+                if (!t.is(w, Tape.STRING, expected)) {
                     return null;
-                }
-                if (kind != Tape.STRING) {
-                    throw t.mismatch(w, expected);
                 }
                 String s = t.text(w);
                 try {

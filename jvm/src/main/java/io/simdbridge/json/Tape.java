@@ -88,6 +88,21 @@ final class Tape {
 
     // --- values --------------------------------------------------------------------------------
 
+    /**
+     * Whether the value at w is of the given kind: false for null (the codecs read it as null),
+     * a mismatch naming what was expected for anything else.
+     */
+    boolean is(int w, int kind, String expected) {
+        int k = kind(w);
+        if (k == kind) {
+            return true;
+        }
+        if (k == NULL) {
+            return false;
+        }
+        throw mismatch(w, expected);
+    }
+
     String string(int w) {
         int k = kind(w);
         if (k == STRING) {

@@ -45,9 +45,23 @@ class ErrorsTest {
         assertEquals("$: expected an object (Users), found an array (byte 0)", message("[]", Users.class));
         assertEquals("$['odd key'].x: expected an int, found true (byte 18)",
                 message("{\"odd key\": {\"x\": true}}", OddHolder.class));
+        // Each codec's own words for what it expected, and null read as null by each.
+        assertEquals("$.color: expected one of the constants of Shade, found an integer (byte 9)",
+                message("{\"color\":1}", Kinds.class));
+        assertEquals("$.color: expected one of the constants of Shade, found \"blue\" (byte 9)",
+                message("{\"color\":\"blue\"}", Kinds.class));
+        assertEquals("$.counts: expected an object, found an array (byte 10)", message("{\"counts\":[]}", Kinds.class));
+        assertEquals("$.id: expected a UUID, found false (byte 6)", message("{\"id\":false}", Kinds.class));
+        assertEquals("$.inner: expected an object (Odd), found a string (byte 9)", message("{\"inner\":\"x\"}", Kinds.class));
+        assertEquals(new Kinds(null, null, null, null),
+                Json.read("{\"color\":null,\"counts\":null,\"id\":null,\"inner\":null}", Kinds.class));
     }
 
     record Odd(int x) {}
+
+    enum Shade { RED, GREEN }
+
+    record Kinds(Shade color, Map<String, Integer> counts, java.util.UUID id, Odd inner) {}
 
     record OddHolder(@JsonProperty("odd key") Odd odd) {}
 
