@@ -38,7 +38,7 @@ final class JsonWriter {
                 case '\f' -> "\\f";
                 default -> String.format("\\u%04x", c);
             };
-            byte[] bytes = java.util.Arrays.copyOf(e.getBytes(StandardCharsets.US_ASCII), 8);
+            byte[] bytes = Arrays.copyOf(e.getBytes(StandardCharsets.US_ASCII), 8);
             ESCAPE_WORD[c] = (long) Tape.LONGS.get(bytes, 0);
             ESCAPE_LENGTH[c] = e.length();
         }
@@ -187,9 +187,7 @@ final class JsonWriter {
             }
             writeAscii(Double.toString(d));
         } else {
-            writeByte((byte) '"');
-            writeAscii(Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
-            writeByte((byte) '"');
+            writeQuotedAscii(Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
         }
     }
 

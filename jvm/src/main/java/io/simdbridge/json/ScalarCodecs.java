@@ -148,7 +148,10 @@ final class ScalarCodecs {
         }
     };
 
-    /** A type written as an ASCII string and parsed back from one (dates, UUIDs). */
+    /**
+     * A type written as an ASCII string and parsed back from one (dates, UUIDs): its toString
+     * must be ASCII with nothing JSON escapes, as java.time's and UUID's are.
+     */
     static <T> Codec<T> textual(String expected, Function<String, T> parse) {
         return new Codec<>() {
             @Override
@@ -166,7 +169,7 @@ final class ScalarCodecs {
 
             @Override
             void write(JsonWriter out, T v) {
-                out.writeString(v.toString());
+                out.writeQuotedAscii(v.toString());
             }
         };
     }
