@@ -132,7 +132,7 @@ final class Codecs {
             return ArrayList::new;
         }
         if (raw.isAssignableFrom(LinkedHashSet.class)) {
-            return n -> new LinkedHashSet<>(Math.max(4, (int) (n / 0.75f) + 1));
+            return LinkedHashSet::newLinkedHashSet;
         }
         if (raw.isAssignableFrom(TreeSet.class)) { // SortedSet, NavigableSet
             return n -> new TreeSet<>();

@@ -23,7 +23,7 @@ final class NaturalCodec extends Codec<Object> {
     Object read(Tape t, int w) {
         switch (t.kind(w)) {
             case Tape.OBJECT: {
-                Map<String, Object> m = new LinkedHashMap<>(Math.max(4, (int) (t.count(w) / 0.75f) + 1));
+                Map<String, Object> m = LinkedHashMap.newLinkedHashMap(t.count(w));
                 int end = t.next(w);
                 for (int k = w + 2; k < end; ) {
                     int v = k + 2;
@@ -99,11 +99,7 @@ final class NaturalCodec extends Codec<Object> {
                 out.writeString(String.valueOf(k));
             }
             out.writeByte((byte) ':');
-            if (v == null) {
-                out.writeNull();
-            } else {
-                write(out, v);
-            }
+            ContainerCodecs.writeElement(out, this, v);
         }
         out.writeByte((byte) '}');
     }
@@ -116,11 +112,7 @@ final class NaturalCodec extends Codec<Object> {
                 out.writeByte((byte) ',');
             }
             first = false;
-            if (v == null) {
-                out.writeNull();
-            } else {
-                write(out, v);
-            }
+            ContainerCodecs.writeElement(out, this, v);
         }
         out.writeByte((byte) ']');
     }
