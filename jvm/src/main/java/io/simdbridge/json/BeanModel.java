@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.simdbridge.json;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Constructor;
-import java.lang.reflect.Executable;
 import java.lang.reflect.Field;
-import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
@@ -15,7 +14,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * What a class reads and writes: built once per class from its record components, its
@@ -56,9 +54,14 @@ final class BeanModel {
     final Constructor<?> noArgs;
     final List<Property> read = new ArrayList<>();
     final List<Property> write = new ArrayList<>();
+    /** Looked up once: every property asks for its field, setter and getter by name. */
+    private final List<Field> fields;
+    private final Method[] methods;
 
     BeanModel(Type beanType) {
         this.type = Types.raw(beanType);
+        this.fields = fields(type);
+        this.methods = type.getMethods();
         Map<java.lang.reflect.TypeVariable<?>, Type> bindings = Types.bindings(beanType);
         if (type.isInterface() || Modifier.isAbstract(type.getModifiers())) {
             throw new IllegalArgumentException("simdbridge cannot make an instance of " + type.getName()
@@ -77,9 +80,9 @@ final class BeanModel {
                 Type t = Types.resolve(c.getGenericType(), bindings);
                 // An ignored component keeps its place among the creator's arguments (its value
                 // stays the default) but has no name to be read by, and is not written.
-                boolean skip = ignored(c) || ignored(accessor);
+                boolean skip = annotated(JsonIgnore.class, c, accessor);
                 String name = skip ? null : name(c.getName(), c, accessor);
-                read.add(new Property(name, t, !skip && required(c, accessor), null));
+                read.add(new Property(name, t, !skip && annotated(JsonRequired.class, c, accessor), null));
                 if (!skip) {
                     write.add(new Property(name, t, false, new Access(null, accessor)));
                 }
@@ -97,7 +100,7 @@ final class BeanModel {
         }
         Map<String, Property> writers = writeProperties(bindings);
         if (annotated != null) {
-            creator = usable(annotated);
+            creator = annotated;
             noArgs = null;
             for (Parameter p : annotated.getParameters()) {
                 JsonProperty named = p.getAnnotation(JsonProperty.class);
@@ -121,14 +124,14 @@ final class BeanModel {
 
     private void readProperties(Map<java.lang.reflect.TypeVariable<?>, Type> bindings) {
         Map<String, Property> byJava = new LinkedHashMap<>();
-        for (Field f : fields()) {
+        for (Field f : fields) {
             if (!usableField(f) || Modifier.isFinal(f.getModifiers()) || ignoredAnywhere(f.getName())) {
                 continue;
             }
             byJava.put(f.getName(), new Property(name(f.getName(), f, setter(f.getName()), getter(f.getName())),
                     Types.resolve(f.getGenericType(), bindings), requiredAnywhere(f.getName()), new Access(f, null)));
         }
-        for (Method m : type.getMethods()) {
+        for (Method m : methods) {
             String java = setterName(m);
             if (java == null || ignoredAnywhere(java)) {
                 continue;
@@ -142,14 +145,14 @@ final class BeanModel {
 
     private Map<String, Property> writeProperties(Map<java.lang.reflect.TypeVariable<?>, Type> bindings) {
         Map<String, Property> byJava = new LinkedHashMap<>();
-        for (Field f : fields()) {
+        for (Field f : fields) {
             if (!usableField(f) || ignoredAnywhere(f.getName())) {
                 continue;
             }
             byJava.put(f.getName(), new Property(name(f.getName(), f, setter(f.getName()), getter(f.getName())),
                     Types.resolve(f.getGenericType(), bindings), false, new Access(f, null)));
         }
-        for (Method m : type.getMethods()) {
+        for (Method m : methods) {
             String java = getterName(m);
             if (java == null || ignoredAnywhere(java)) {
                 continue;
@@ -164,7 +167,7 @@ final class BeanModel {
 
     private Map<String, Property> orderByFields(Map<String, Property> byJava) {
         Map<String, Property> ordered = new LinkedHashMap<>();
-        for (Field f : fields()) {
+        for (Field f : fields) {
             Property p = byJava.remove(f.getName());
             if (p != null) {
                 ordered.put(f.getName(), p);
@@ -179,7 +182,7 @@ final class BeanModel {
     }
 
     /** The class's and its superclasses' instance fields, the superclasses' first. */
-    private List<Field> fields() {
+    private static List<Field> fields(Class<?> type) {
         List<Class<?>> chain = new ArrayList<>();
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
             chain.add(0, c);
@@ -210,7 +213,7 @@ final class BeanModel {
     }
 
     private Field field(String java) {
-        for (Field f : fields()) {
+        for (Field f : fields) {
             if (f.getName().equals(java)) {
                 return f;
             }
@@ -219,7 +222,7 @@ final class BeanModel {
     }
 
     private Method setter(String java) {
-        for (Method m : type.getMethods()) {
+        for (Method m : methods) {
             if (java.equals(setterName(m))) {
                 return m;
             }
@@ -228,7 +231,7 @@ final class BeanModel {
     }
 
     private Method getter(String java) {
-        for (Method m : type.getMethods()) {
+        for (Method m : methods) {
             if (java.equals(getterName(m))) {
                 return m;
             }
@@ -269,20 +272,17 @@ final class BeanModel {
     }
 
     private boolean ignoredAnywhere(String java) {
-        return ignored(field(java)) || ignored(setter(java)) || ignored(getter(java));
+        return annotated(JsonIgnore.class, field(java), setter(java), getter(java));
     }
 
     private boolean requiredAnywhere(String java) {
-        return required(field(java), setter(java), getter(java));
+        return annotated(JsonRequired.class, field(java), setter(java), getter(java));
     }
 
-    private static boolean ignored(AnnotatedElement e) {
-        return e != null && e.isAnnotationPresent(JsonIgnore.class);
-    }
-
-    private static boolean required(AnnotatedElement... elements) {
+    /** Whether any of the elements (null for none) carries the annotation. */
+    private static boolean annotated(Class<? extends Annotation> annotation, AnnotatedElement... elements) {
         for (AnnotatedElement e : elements) {
-            if (e != null && e.isAnnotationPresent(JsonRequired.class)) {
+            if (e != null && e.isAnnotationPresent(annotation)) {
                 return true;
             }
         }
@@ -302,15 +302,10 @@ final class BeanModel {
 
     private static Constructor<?> constructor(Class<?> type, Class<?>... parameters) {
         try {
-            return usable(type.getDeclaredConstructor(parameters));
+            return type.getDeclaredConstructor(parameters);
         } catch (NoSuchMethodException e) {
             throw new IllegalArgumentException("simdbridge reads " + type.getName() + " through a no-argument constructor,"
                     + " a @JsonCreator constructor or, for a record, its canonical constructor: it has none", e);
         }
-    }
-
-    private static <T extends Executable & Member> T usable(T member) {
-        Objects.requireNonNull(member);
-        return member;
     }
 }
