@@ -209,7 +209,7 @@ public final class JsonMapper {
                 if (attempt > 0) {
                     throw new IllegalStateException("simdbridge: the tape did not fit after growing");
                 }
-                t.grow(parser.tapeWords() + 16, parser.tapeStrings() + 16);
+                t.ensure(parser.tapeWords(), parser.tapeStrings());
             }
         } catch (JsonException e) {
             String reason = e.code().message();
@@ -272,11 +272,7 @@ public final class JsonMapper {
 
     private void writeValue(JsonWriter w, Object value) {
         w.omitNulls = omitNulls;
-        if (value == null) {
-            w.writeNull();
-            return;
-        }
-        NaturalCodec.INSTANCE.write(w, value); // by its runtime class
+        ContainerCodecs.writeElement(w, NaturalCodec.INSTANCE, value); // null, or by its runtime class
     }
 
     // --- per thread ------------------------------------------------------------------------------
@@ -305,7 +301,7 @@ public final class JsonMapper {
             Tape t = tape.inUse ? new Tape(64, 64) : tape;
             t.inUse = true;
             // Strings never take more bytes than the input; words are sized on a guess.
-            t.ensure(Math.min(Integer.MAX_VALUE - 64, length / 2 + 64), length + 16);
+            t.ensure(Math.min(Integer.MAX_VALUE - 64, length / 2 + 64), length);
             return t;
         }
 

@@ -56,10 +56,6 @@ final class Tape {
         }
     }
 
-    void grow(int wordCount, int stringBytes) {
-        ensure(wordCount, stringBytes);
-    }
-
     int kind(int w) {
         return (int) (words[w] >>> 56);
     }

@@ -23,7 +23,7 @@ final class Types {
             return (Class<?>) p.getRawType();
         }
         if (t instanceof GenericArrayType g) {
-            return java.lang.reflect.Array.newInstance(raw(g.getGenericComponentType()), 0).getClass();
+            return raw(g.getGenericComponentType()).arrayType();
         }
         if (t instanceof WildcardType w) {
             return raw(w.getUpperBounds()[0]);
@@ -66,7 +66,7 @@ final class Types {
         }
         if (t instanceof GenericArrayType g) {
             Type c = resolve(g.getGenericComponentType(), bindings);
-            return c instanceof Class<?> k ? java.lang.reflect.Array.newInstance(k, 0).getClass() : new ArrayOf(c);
+            return c instanceof Class<?> k ? k.arrayType() : new ArrayOf(c);
         }
         if (t instanceof ParameterizedType p) {
             Type[] args = p.getActualTypeArguments().clone();

@@ -234,6 +234,18 @@ class BindingTest {
     }
 
     @Test
+    void aTapeLargerThanItsFirstGuess() {
+        // Two words a value and two bytes of input a value: more words than the first guess of
+        // half the input's length, so the tape grows to what the native parser asks for.
+        int n = 100_000;
+        String json = "[" + "7,".repeat(n - 1) + "7]";
+        int[] a = Json.read(json, int[].class);
+        assertEquals(n, a.length);
+        assertEquals(7, a[0]);
+        assertEquals(7, a[n - 1]);
+    }
+
+    @Test
     void scalarsAtTheRoot() {
         assertEquals(42, Json.read("42", Integer.class));
         assertEquals("s", Json.read("\"s\"", String.class));
