@@ -67,14 +67,10 @@ public final class NativeParser implements AutoCloseable {
     private final SegmentAllocator slotAllocator;
     /** Extraction status: {consumed, error column}; binding tape: {words, string bytes, error offset}. */
     private final MemorySegment status;
-    /**
-     * The heap segment of the last array read through FFM_HEAP, so that reading the same array
-     * again allocates nothing (a segment per call escapes into the downcall: 72 bytes). Both are
-     * weak: the cache never keeps an array alive.
-     */
-    private WeakReference<byte[]> cachedArray = new WeakReference<>(null);
-    private WeakReference<MemorySegment> cachedSegment = new WeakReference<>(null);
-    private int cachedOffset;
+    /** Heap segments of the arrays last passed: the input (FFM_HEAP, the tape's), the tape's two. */
+    private final SegmentCache input = new SegmentCache();
+    private final SegmentCache tapeWords = new SegmentCache();
+    private final SegmentCache tapeStrings = new SegmentCache();
     /** Where a field of the kept document is written. */
     private MemorySegment field;
     private Bridge documentBridge;
@@ -307,10 +303,10 @@ public final class NativeParser implements AutoCloseable {
         documentBridge = null;
         Objects.requireNonNull(json, "json");
         Objects.checkFromIndexSize(offset, length, json.length);
-        MemorySegment data = heapSegment(json, offset);
+        MemorySegment data = input.of(json, offset);
         try {
             int error = (int) FfmBridge.TAPE.invokeExact(parserSegment, data, (long) length, (long) (json.length - offset),
-                    tapeSegment(words), tapeCapacity(words.length), stringSegment(strings),
+                    tapeWords.of(words, 0), tapeCapacity(words.length), tapeStrings.of(strings, 0),
                     tapeCapacity(strings.length), status);
             return tapeResult(error);
         } catch (Throwable t) {
@@ -329,8 +325,8 @@ public final class NativeParser implements AutoCloseable {
         int position = json.position();
         try {
             int error = (int) FfmBridge.TAPE_AT.invokeExact(parserSegment, addressOf(json), (long) json.remaining(),
-                    (long) (json.capacity() - position), tapeSegment(words), tapeCapacity(words.length),
-                    stringSegment(strings), tapeCapacity(strings.length), status);
+                    (long) (json.capacity() - position), tapeWords.of(words, 0), tapeCapacity(words.length),
+                    tapeStrings.of(strings, 0), tapeCapacity(strings.length), status);
             Reference.reachabilityFence(json);
             return tapeResult(error);
         } catch (Throwable t) {
@@ -362,26 +358,31 @@ public final class NativeParser implements AutoCloseable {
         throw JsonException.of(error, status.getAtIndex(JAVA_LONG, 2));
     }
 
-    /** The segments of this thread's tape arrays, kept while the arrays are the same. */
-    private long[] cachedWords;
-    private MemorySegment cachedWordsSegment;
-    private byte[] cachedStrings;
-    private MemorySegment cachedStringsSegment;
+    /**
+     * The heap segment of the array last passed (from an offset), so that passing the same array
+     * again allocates nothing (a segment per call escapes into the downcall: 72 bytes). Weak: it
+     * never keeps an array alive, neither a caller's input nor a tape array the mapper has let go
+     * after a huge document.
+     */
+    private static final class SegmentCache {
+        private WeakReference<Object> array = new WeakReference<>(null);
+        private WeakReference<MemorySegment> segment = new WeakReference<>(null);
+        private int offset;
 
-    private MemorySegment tapeSegment(long[] words) {
-        if (cachedWords != words) {
-            cachedWordsSegment = MemorySegment.ofArray(words);
-            cachedWords = words;
+        /** {@code a} a byte[] or a long[]; offset in elements. */
+        MemorySegment of(Object a, int at) {
+            MemorySegment s = segment.get();
+            if (s == null || array.get() != a || offset != at) {
+                s = a instanceof byte[] b ? MemorySegment.ofArray(b) : MemorySegment.ofArray((long[]) a);
+                if (at != 0) {
+                    s = s.asSlice(at);
+                }
+                array = new WeakReference<>(a);
+                segment = new WeakReference<>(s);
+                offset = at;
+            }
+            return s;
         }
-        return cachedWordsSegment;
-    }
-
-    private MemorySegment stringSegment(byte[] strings) {
-        if (cachedStrings != strings) {
-            cachedStringsSegment = MemorySegment.ofArray(strings);
-            cachedStrings = strings;
-        }
-        return cachedStringsSegment;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -440,20 +441,9 @@ public final class NativeParser implements AutoCloseable {
         int error = switch (bridge) {
             case JNI_COPY -> JniBridge.readArrayCopy0(handle.address, kind, json, offset, length, capacity, valueAddress);
             case JNI_CRITICAL -> JniBridge.readArrayCritical0(handle.address, kind, json, offset, length, capacity, valueAddress);
-            default -> invokeRead(FfmBridge.read(kind, true), heapSegment(json, offset), length, capacity);
+            default -> invokeRead(FfmBridge.read(kind, true), input.of(json, offset), length, capacity);
         };
         return result(error);
-    }
-
-    private MemorySegment heapSegment(byte[] json, int offset) {
-        MemorySegment segment = cachedSegment.get();
-        if (segment == null || cachedArray.get() != json || cachedOffset != offset) {
-            segment = offset == 0 ? MemorySegment.ofArray(json) : MemorySegment.ofArray(json).asSlice(offset);
-            cachedArray = new WeakReference<>(json);
-            cachedSegment = new WeakReference<>(segment);
-            cachedOffset = offset;
-        }
-        return segment;
     }
 
     /** The address of a direct buffer's position (the segment does not escape: no allocation). */
