@@ -12,7 +12,6 @@ with FULL=1); the six scenarios in microseconds per operation; then the heap pro
 Writes results/databind.json, databind.md, databind.png, databind_equivalence.json and the raw
 JMH JSON in results/jmh/databind-*.json.
 """
-import math
 import os
 import subprocess
 
@@ -112,9 +111,7 @@ def entries(results):
 def ratio(a, b, higher_is_better=True):
     """a over b (or b over a for times), with the 99.9% half-widths combined in relative terms."""
     (sa, ea, _), (sb, eb, _) = a, b
-    r = sa / sb if higher_is_better else sb / sa
-    rel = math.sqrt((ea / sa) ** 2 + (eb / sb) ** 2) if sa and sb else float("nan")
-    return r, r * rel
+    return report.quotient(sa, ea, sb, eb) if higher_is_better else report.quotient(sb, eb, sa, ea)
 
 
 def summarize(runs, scenarios, heaps, settings):

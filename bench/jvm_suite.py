@@ -198,8 +198,7 @@ def summarize(a, b, c, d, e, f1, f2, g, core, datasets, sizes, full):
     core_bytes = core["aggregate"]["bytes"]
     core_mbps = core["aggregate"]["mbps"]["simdbridge-checksum"]
     jni = aggregate["simdjson-jni-direct"]
-    r_core = jni["mbps"] / core_mbps["mean"]
-    r_core_ci = r_core * math.sqrt((jni["ci999"] / jni["mbps"]) ** 2 + (core_mbps["ci95"] / core_mbps["mean"]) ** 2)
+    r_core, r_core_ci = report.quotient(jni["mbps"], jni["ci999"], core_mbps["mean"], core_mbps["ci95"])
     targets = {
         "jni_direct_over_core": {"mean": r_core, "ci": r_core_ci, "target": 0.9,
                                  "note": "JMH aggregate (99.9%% CI) over the C++ core's (95%% CI, simdbridge bench) on the same %d files (%d bytes each side)" % (len(datasets), core_bytes)},

@@ -96,5 +96,13 @@ def mean_ci(values, level=0.95):
     return m, t_quantile(n - 1, level) * sd / math.sqrt(n)
 
 
+def quotient(a, a_half_width, b, b_half_width):
+    """a / b with a half-width from the two's, their relative half-widths combined in quadrature."""
+    r = a / b
+    if not a or not b:
+        return r, float("nan")
+    return r, r * math.sqrt((a_half_width / a) ** 2 + (b_half_width / b) ** 2)
+
+
 def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
