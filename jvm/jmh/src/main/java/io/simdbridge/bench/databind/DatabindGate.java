@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.simdbridge.bench.databind;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,8 @@ import java.util.Map;
  * The data-binding equivalence gate: on every Users payload, each library's reader must give
  * objects equal to the generated ones, and what each writer writes must read back (through
  * Jackson) to equal objects; the six scenarios likewise for simdbridge and Jackson. Writes a
- * JSON report; exits 1 on any difference, so that make bench measures nothing.
+ * JSON report (through Jackson, as the engines' gate does); exits 1 on any difference, so that
+ * make bench measures nothing.
  *
  * <pre>java -cp benchmarks.jar io.simdbridge.bench.databind.DatabindGate results/databind_equivalence.json</pre>
  */
@@ -25,9 +27,8 @@ public final class DatabindGate {
 
     public static void main(String[] args) throws Exception {
         List<String> problems = new ArrayList<>();
-        StringBuilder report = new StringBuilder("{\n  \"payloads\": [");
-        for (int k = 0; k < SIZES_KB.length; k++) {
-            int kb = SIZES_KB[k];
+        List<Map<String, Object>> payloads = new ArrayList<>();
+        for (int kb : SIZES_KB) {
             Users users = UsersGenerator.generate(kb, SEED);
             byte[] json = Libraries.JACKSON.writeValueAsBytes(users);
             Map<String, String> outcome = new LinkedHashMap<>();
@@ -50,21 +51,20 @@ public final class DatabindGate {
                 }
                 outcome.put("write/" + w.getKey(), what);
             }
-            report.append(k > 0 ? "," : "").append("\n    {\"kilobytes\": ").append(kb).append(", \"bytes\": ")
-                    .append(json.length).append(", \"users\": ").append(users.users.size()).append(", \"sha256\": \"")
-                    .append(sha256(json)).append("\", \"outcomes\": {");
-            int i = 0;
-            for (Map.Entry<String, String> e : outcome.entrySet()) {
-                report.append(i++ > 0 ? ", " : "").append('"').append(e.getKey()).append("\": \"")
-                        .append(e.getValue().replace("\\", "\\\\").replace("\"", "'")).append('"');
-                if (!e.getValue().equals("equal")) {
-                    problems.add(kb + " KB " + e.getKey() + ": " + e.getValue());
+            outcome.forEach((what, result) -> {
+                if (!result.equals("equal")) {
+                    problems.add(kb + " KB " + what + ": " + result);
                 }
-            }
-            report.append("}}");
+            });
+            Map<String, Object> payload = new LinkedHashMap<>();
+            payload.put("kilobytes", kb);
+            payload.put("bytes", json.length);
+            payload.put("users", users.users.size());
+            payload.put("sha256", HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json)));
+            payload.put("outcomes", outcome);
+            payloads.add(payload);
         }
-        report.append("\n  ],\n  \"scenarios\": {");
-        int i = 0;
+        Map<String, String> scenarios = new LinkedHashMap<>();
         for (Scenarios.Scenario s : Scenarios.all()) {
             String what;
             try {
@@ -72,33 +72,22 @@ public final class DatabindGate {
             } catch (Exception e) {
                 what = "FAILED: " + e;
             }
-            report.append(i++ > 0 ? ", " : "").append('"').append(s.name()).append("\": \"")
-                    .append(what.replace("\\", "\\\\").replace("\"", "'")).append('"');
+            scenarios.put(s.name(), what);
             if (!what.equals("equal")) {
                 problems.add("scenario " + s.name() + ": " + what);
             }
         }
-        report.append("},\n  \"problems\": [");
-        for (int p = 0; p < problems.size(); p++) {
-            report.append(p > 0 ? ", " : "").append('"').append(problems.get(p).replace("\\", "\\\\").replace("\"", "'")).append('"');
-        }
-        report.append("]\n}\n");
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("payloads", payloads);
+        report.put("scenarios", scenarios);
+        report.put("problems", problems);
         if (args.length > 0) {
-            Files.writeString(Path.of(args[0]), report.toString(), StandardCharsets.UTF_8);
+            Libraries.JACKSON.writer(SerializationFeature.INDENT_OUTPUT).writeValue(Path.of(args[0]).toFile(), report);
         }
         if (!problems.isEmpty()) {
             problems.forEach(p -> System.err.println("databind gate: " + p));
             System.exit(1);
         }
         System.out.println("databind gate: every library agrees on every payload and scenario");
-    }
-
-    static String sha256(byte[] b) throws Exception {
-        byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(b);
-        StringBuilder sb = new StringBuilder();
-        for (byte x : d) {
-            sb.append(String.format("%02x", x));
-        }
-        return sb.toString();
     }
 }
