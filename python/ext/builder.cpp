@@ -80,18 +80,6 @@ inline uint64_t word(const char *p, size_t n) noexcept {
   return n >= 8 ? w : w & ((uint64_t(1) << (8 * n)) - 1);
 }
 
-inline bool is_ascii(const char *p, size_t n) noexcept {
-  uint64_t bits = 0;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    bits |= w;
-  }
-  for (; i < n; i++) { bits |= uint8_t(p[i]); }
-  return (bits & 0x8080808080808080ULL) == 0;
-}
-
 /** One UTF-8 sequence at s[i] (valid, not ASCII) as a code point; i moves past it. */
 inline uint32_t decode_sequence(const uint8_t *s, size_t &i) noexcept {
   uint32_t c = s[i];
@@ -275,10 +263,21 @@ template <typename Char> inline void decode_bmp(const uint8_t *s, size_t n, Char
   decode_into(s, n, out);
 }
 
-/** A str from valid UTF-8 (simdjson validated it): counted, then written in the narrowest kind. */
-PyObject *decode_utf8(const char *p, size_t n) {
+/** A str of n ASCII bytes: one copy. */
+inline PyObject *ascii_str(const char *p, size_t n) {
+  PyObject *s = PyUnicode_New(Py_ssize_t(n), 127);
+  if (s != nullptr) { std::memcpy(PyUnicode_1BYTE_DATA(s), p, n); }
+  return s;
+}
+
+/**
+ * A str from valid UTF-8 (simdjson validated it): counted (which tells ASCII apart), then
+ * copied, or decoded into the narrowest kind.
+ */
+PyObject *make_str(const char *p, size_t n) {
   const auto *s = reinterpret_cast<const uint8_t *>(p);
   const utf8_census c = census(s, n);
+  if (c.characters == n) { return ascii_str(p, n); }
   const Py_UCS4 max_char = c.beyond_bmp ? 0x10FFFF : c.beyond_latin1 ? 0xFFFF : 0xFF;
   PyObject *out = PyUnicode_New(Py_ssize_t(c.characters), max_char);
   if (out == nullptr) { return nullptr; }
@@ -290,19 +289,9 @@ PyObject *decode_utf8(const char *p, size_t n) {
   return out;
 }
 
-/** A str from valid UTF-8. */
-inline PyObject *make_str(const char *p, size_t n, bool ascii) {
-  if (ascii) {
-    PyObject *s = PyUnicode_New(Py_ssize_t(n), 127);
-    if (s != nullptr) { std::memcpy(PyUnicode_1BYTE_DATA(s), p, n); }
-    return s;
-  }
-  return decode_utf8(p, n);
-}
-
 /** A key: its hash computed, so that the dict need not (PyObject_Hash keeps it in the str). */
-inline PyObject *uncached_key(const char *p, size_t n, bool ascii) {
-  PyObject *s = make_str(p, n, ascii);
+inline PyObject *uncached_key(const char *p, size_t n) {
+  PyObject *s = make_str(p, n);
   if (s != nullptr && PyObject_Hash(s) == -1) { Py_CLEAR(s); }
   return s;
 }
@@ -310,7 +299,7 @@ inline PyObject *uncached_key(const char *p, size_t n, bool ascii) {
 inline PyObject *make_key(std::string_view key) {
   const char *p = key.data();
   const size_t n = key.size();
-  if (n > key_cache_max_length) { return uncached_key(p, n, is_ascii(p, n)); }
+  if (n > key_cache_max_length) { return uncached_key(p, n); }
   const uint64_t w0 = word(p, n);
   const uint64_t w1 = n > 8 ? word(p + 8, n - 8) : 0;
   // Independent multiplications (no long chain before the table is read); the length and, past
@@ -325,9 +314,8 @@ inline PyObject *make_key(std::string_view key) {
            (n <= 16 || std::memcmp(PyUnicode_1BYTE_DATA(k.str) + 16, p + 16, n - 16) == 0);
   });
   if (cached != nullptr) { return cached; }
-  const bool ascii = is_ascii(p, n);
-  PyObject *s = uncached_key(p, n, ascii);
-  if (s == nullptr || !ascii) { return s; } // a non-ASCII key is not cached: its bytes are not the str's
+  PyObject *s = uncached_key(p, n);
+  if (s == nullptr || !PyUnicode_IS_ASCII(s)) { return s; } // a non-ASCII key is not cached: its bytes are not the str's
   return set.insert(w0, w1, n, s);
 }
 
@@ -341,15 +329,15 @@ key_set value_cache[value_cache_sets];
 inline PyObject *make_value_str(std::string_view value) {
   const char *p = value.data();
   const size_t n = value.size();
-  if (n > 16) { return make_str(p, n, is_ascii(p, n)); }
+  if (n > 16) { return make_str(p, n); }
   const uint64_t w0 = word(p, n);
   const uint64_t w1 = n > 8 ? word(p + 8, n - 8) : 0;
-  if (((w0 | w1) & 0x8080808080808080ULL) != 0) { return decode_utf8(p, n); }
+  if (((w0 | w1) & 0x8080808080808080ULL) != 0) { return make_str(p, n); }
   const uint64_t h = (w0 * 0x9E3779B97F4A7C15ULL) ^ ((w1 ^ uint64_t(n)) * 0xC2B2AE3D27D4EB4FULL);
   key_set &set = value_cache[(h >> 40) & (value_cache_sets - 1)];
   PyObject *cached = set.find([&](const cached_key &k) { return k.w0 == w0 && k.w1 == w1 && k.length == n; });
   if (cached != nullptr) { return cached; }
-  PyObject *s = make_str(p, n, true);
+  PyObject *s = ascii_str(p, n);
   return s == nullptr ? nullptr : set.insert(w0, w1, n, s);
 }
 
