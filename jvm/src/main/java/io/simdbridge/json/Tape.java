@@ -153,12 +153,17 @@ final class Tape {
         }
     }
 
-    int intValue(int w) {
-        long v = longValue(w, "an int");
-        if (v != (int) v) {
-            throw mismatch(w, "an int", v + " (out of range)");
+    /** The integer at w, within [min, max], or a mismatch naming what was expected. */
+    private long integerWithin(int w, String expected, long min, long max) {
+        long v = longValue(w, expected);
+        if (v < min || v > max) {
+            throw mismatch(w, expected, v + " (out of range)");
         }
-        return (int) v;
+        return v;
+    }
+
+    int intValue(int w) {
+        return (int) integerWithin(w, "an int", Integer.MIN_VALUE, Integer.MAX_VALUE);
     }
 
     long longValue(int w) {
@@ -166,19 +171,11 @@ final class Tape {
     }
 
     short shortValue(int w) {
-        long v = longValue(w, "a short");
-        if (v != (short) v) {
-            throw mismatch(w, "a short", v + " (out of range)");
-        }
-        return (short) v;
+        return (short) integerWithin(w, "a short", Short.MIN_VALUE, Short.MAX_VALUE);
     }
 
     byte byteValue(int w) {
-        long v = longValue(w, "a byte");
-        if (v != (byte) v) {
-            throw mismatch(w, "a byte", v + " (out of range)");
-        }
-        return (byte) v;
+        return (byte) integerWithin(w, "a byte", Byte.MIN_VALUE, Byte.MAX_VALUE);
     }
 
     char charValue(int w) {

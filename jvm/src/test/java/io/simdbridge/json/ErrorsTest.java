@@ -53,6 +53,9 @@ class ErrorsTest {
         assertEquals("$.counts: expected an object, found an array (byte 10)", message("{\"counts\":[]}", Kinds.class));
         assertEquals("$.id: expected a UUID, found false (byte 6)", message("{\"id\":false}", Kinds.class));
         assertEquals("$.inner: expected an object (Odd), found a string (byte 9)", message("{\"inner\":\"x\"}", Kinds.class));
+        assertEquals("$.s: expected a short, found 40000 (out of range) (byte 5)", message("{\"s\":40000,\"b\":1}", Small.class));
+        assertEquals("$.b: expected a byte, found -129 (out of range) (byte 11)", message("{\"s\":1,\"b\":-129}", Small.class));
+        assertEquals(new Small((short) -32768, (byte) 127), Json.read("{\"s\":-32768,\"b\":127}", Small.class));
         assertEquals(new Kinds(null, null, null, null),
                 Json.read("{\"color\":null,\"counts\":null,\"id\":null,\"inner\":null}", Kinds.class));
     }
@@ -60,6 +63,8 @@ class ErrorsTest {
     record Odd(int x) {}
 
     enum Shade { RED, GREEN }
+
+    record Small(short s, byte b) {}
 
     record Kinds(Shade color, Map<String, Integer> counts, java.util.UUID id, Odd inner) {}
 
