@@ -52,6 +52,32 @@ padded_copy::padded_copy(const std::string &text, char fill)
   std::copy(text.begin(), text.end(), bytes.begin());
 }
 
+namespace {
+/** Structural and number bytes make the most telling mutations; any byte may appear. */
+char mutation_byte(std::mt19937_64 &rng) {
+  static const char telling[] = "{}[],:\"\\0123456789-+.eEtrufalsn \n\t\x01\x7F\xC3\xA9\xED\xF0\xFF";
+  if (rng() % 4 == 0) { return char(rng() % 256); }
+  return telling[rng() % (sizeof telling - 1)];
+}
+} // namespace
+
+std::string mutate(const std::string &text, std::mt19937_64 &rng) {
+  std::string out = text;
+  const int edits = 1 + int(rng() % 3);
+  for (int e = 0; e < edits && !out.empty(); e++) {
+    const size_t at = rng() % out.size();
+    switch (rng() % 4) {
+    case 0: out[at] = mutation_byte(rng); break;
+    case 1: out.erase(at, 1); break;
+    case 2: out.insert(out.begin() + long(at), mutation_byte(rng)); break;
+    default:
+      if (at + 1 < out.size()) { std::swap(out[at], out[at + 1]); }
+      break;
+    }
+  }
+  return out;
+}
+
 std::string hex64(uint64_t value) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(value));

@@ -5,6 +5,7 @@
 #define SIMDBRIDGE_TESTS_TEST_SUPPORT_H
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,12 @@ struct reference_line {
 std::vector<reference_line> read_reference(const std::string &path);
 /** Where ctest's reference fixtures wrote `name` (reference_corpus.txt, ...). */
 std::string reference_path(const std::string &name);
+
+/**
+ * `text` damaged by one to three edits: a byte replaced, deleted, inserted or swapped with the
+ * next (structural and number bytes the likeliest, any byte possible).
+ */
+std::string mutate(const std::string &text, std::mt19937_64 &rng);
 
 /** The outcome of a read, for comparisons: a checksum, or an error and its offset. */
 struct outcome {

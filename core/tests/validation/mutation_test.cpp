@@ -14,30 +14,6 @@
 namespace simdbridge::test {
 namespace {
 
-/** Structural and number bytes make the most telling mutations; any byte may appear. */
-char mutation_byte(std::mt19937_64 &rng) {
-  static const char telling[] = "{}[],:\"\\0123456789-+.eEtrufalsn \n\t\x01\x7F\xC3\xA9\xED\xF0\xFF";
-  if (rng() % 4 == 0) { return char(rng() % 256); }
-  return telling[rng() % (sizeof telling - 1)];
-}
-
-std::string mutate(const std::string &text, std::mt19937_64 &rng) {
-  std::string out = text;
-  const int edits = 1 + int(rng() % 3);
-  for (int e = 0; e < edits && !out.empty(); e++) {
-    const size_t at = rng() % out.size();
-    switch (rng() % 4) {
-    case 0: out[at] = mutation_byte(rng); break;
-    case 1: out.erase(at, 1); break;
-    case 2: out.insert(out.begin() + long(at), mutation_byte(rng)); break;
-    default:
-      if (at + 1 < out.size()) { std::swap(out[at], out[at + 1]); }
-      break;
-    }
-  }
-  return out;
-}
-
 /** The first `max_bytes` of a stream, cut at a line end. */
 std::string stream_head(const std::string &text, size_t max_bytes) {
   if (text.size() <= max_bytes) { return text; }
