@@ -76,7 +76,7 @@ def run(root, data, results, full):
     chart(out, os.path.join(results, "databind.png"))
     for t in out["targets"]:
         report.progress("databind: %s: %.2fx ± %.2f (target %.1fx) %s" % (t["what"], t["ratio"], t["ci999"], t["target"],
-                                                                        "met" if t["met"] else "NOT MET"))
+                                                                        t["verdict"]))
     return 0
 
 
@@ -147,12 +147,14 @@ def summarize(runs, scenarios, heaps, settings):
     for op, kb, threads, peer, target in TARGETS:
         r = ratios[op]["%dt" % threads][str(kb)][peer]
         targets.append({"what": "Users %s %d KB, %d thread: simdbridge / %s" % (op, kb, threads, peer),
-                        "ratio": r["ratio"], "ci999": r["ci999"], "target": target, "met": r["ratio"] >= target})
+                        "ratio": r["ratio"], "ci999": r["ci999"], "target": target, "met": r["ratio"] >= target,
+                        "verdict": report.verdict(r["ratio"], r["ci999"], target)})
     for scenario, ops in six.items():
         for op in ("read", "write"):
             s = ops[op]["speedup_over_jackson"]
             targets.append({"what": "scenario %s %s: Jackson's time / simdbridge's" % (scenario, op),
-                            "ratio": s["ratio"], "ci999": s["ci999"], "target": 1.0, "met": s["ratio"] > 1.0})
+                            "ratio": s["ratio"], "ci999": s["ci999"], "target": 1.0, "met": s["ratio"] > 1.0,
+                            "verdict": report.verdict(s["ratio"], s["ci999"], 1.0)})
     return {"settings": settings, "users": users, "ratios": ratios, "scenarios": six, "smallest_heap_1000kb": heaps,
             "targets": targets,
             "method": "JMH throughput (ops/s) and average time (us/op), one library per fork, 99.9%% intervals; "
@@ -167,7 +169,7 @@ def markdown(out):
              "## Targets\n",
              report.markdown_table(["what", "measured", "target", ""],
                                    [[t["what"], "%.2fx ± %.2f" % (t["ratio"], t["ci999"]), "%.1fx" % t["target"],
-                                     "met" if t["met"] else "**not met**"] for t in out["targets"]])]
+                                     report.emphasized(t["verdict"])] for t in out["targets"]])]
     for op in ("read", "write"):
         for threads, by_kb in sorted(out["users"].get(op, {}).items()):
             libs = list(next(iter(by_kb.values())).keys())

@@ -258,7 +258,7 @@ def run(root, data, results, full):
     write_chart(os.path.join(results, "python.png"), out)
     for t in out["targets"]:
         report.progress("python: %s: %.3fx ± %.3f (target %.2fx) %s"
-                        % (t["what"], t["ratio"], t["ci95"], t["target"], "met" if t["met"] else "NOT MET"))
+                        % (t["what"], t["ratio"], t["ci95"], t["target"], t["verdict"]))
     return 0
 
 
@@ -275,7 +275,8 @@ def targets(out):
     rows = []
     for suite, peer, target, what in TARGETS:
         r = out[suite]["ratio_of_simdbridge_to"][peer]
-        rows.append(dict(what=what, ratio=r["mean"], ci95=r["ci95"], target=target, met=r["mean"] >= target))
+        rows.append(dict(what=what, ratio=r["mean"], ci95=r["ci95"], target=target, met=r["mean"] >= target,
+                         verdict=report.verdict(r["mean"], r["ci95"], target)))
     return rows
 
 
@@ -299,7 +300,7 @@ def write_markdown(path, out):
             "## Targets\n",
             report.markdown_table(["ratio", "measured", "target", ""],
                                   [[t["what"], "%.3fx ± %.3f" % (t["ratio"], t["ci95"]), "%.2fx" % t["target"],
-                                    "met" if t["met"] else "**not met**"] for t in out["targets"]])]
+                                    report.emphasized(t["verdict"])] for t in out["targets"]])]
     titles = {"loads": "loads: GB/s per file (json.loads's values)",
               "parse": "parse: (id, user.screen_name) of every status of twitter.json, GB/s",
               "loads_many": "loads_many: every document of an NDJSON file, GB/s",

@@ -104,5 +104,19 @@ def quotient(a, a_half_width, b, b_half_width):
     return r, r * math.sqrt((a_half_width / a) ** 2 + (b_half_width / b) ** 2)
 
 
+def verdict(ratio, half_width, target):
+    """A target's verdict from a ratio and its interval: "met" or "not met" where the whole
+    interval lies on one side of the target; where it straddles it, the side of the point
+    estimate, "within noise". A quick run's intervals are wide: its verdicts say so."""
+    if half_width == half_width and ratio - half_width < target <= ratio + half_width:  # not NaN, straddles
+        return ("met" if ratio >= target else "not met") + ", within noise"
+    return "met" if ratio >= target else "not met"
+
+
+def emphasized(verdict):
+    """A verdict for a markdown table: bold where a target is not met."""
+    return "**%s**" % verdict if verdict.startswith("not") else verdict
+
+
 def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
