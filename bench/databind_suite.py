@@ -147,14 +147,14 @@ def summarize(runs, scenarios, heaps, settings):
     for op, kb, threads, peer, target in TARGETS:
         r = ratios[op]["%dt" % threads][str(kb)][peer]
         targets.append({"what": "Users %s %d KB, %d thread: simdbridge / %s" % (op, kb, threads, peer),
-                        "ratio": r["ratio"], "ci999": r["ci999"], "target": target, "met": r["ratio"] >= target,
-                        "verdict": report.verdict(r["ratio"], r["ci999"], target)})
+                        "ratio": r["ratio"], "ci999": r["ci999"], "target": target,
+                        **report.judge(r["ratio"], r["ci999"], target)})
     for scenario, ops in six.items():
         for op in ("read", "write"):
             s = ops[op]["speedup_over_jackson"]
             targets.append({"what": "scenario %s %s: Jackson's time / simdbridge's" % (scenario, op),
-                            "ratio": s["ratio"], "ci999": s["ci999"], "target": 1.0, "met": s["ratio"] > 1.0,
-                            "verdict": report.verdict(s["ratio"], s["ci999"], 1.0)})
+                            "ratio": s["ratio"], "ci999": s["ci999"], "target": 1.0,
+                            **report.judge(s["ratio"], s["ci999"], 1.0, strictly=True)})
     return {"settings": settings, "users": users, "ratios": ratios, "scenarios": six, "smallest_heap_1000kb": heaps,
             "targets": targets,
             "method": "JMH throughput (ops/s) and average time (us/op), one library per fork, 99.9%% intervals; "

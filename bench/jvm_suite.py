@@ -309,9 +309,11 @@ def render_markdown(s):
     engines = list(a["aggregate"])
     out = ["# JVM suites\n", "Settings: %s.\n" % s["settings"]]
     out.append("## Targets\n")
-    rows = [[k, "%.3f ± %.3f" % (v["mean"], v.get("ci", v.get("ci999"))), v["target"],
-             report.emphasized(report.verdict(v["mean"], v.get("ci", v.get("ci999")), v["target"]))]
-            for k, v in s["targets"].items()]
+    rows = []
+    for k, v in s["targets"].items():
+        ci = v.get("ci", v.get("ci999"))
+        rows.append([k, "%.3f ± %.3f" % (v["mean"], ci), v["target"],
+                     report.emphasized(report.judge(v["mean"], ci, v["target"])["verdict"])])
     out.append(report.markdown_table(["ratio", "measured", "target", ""], rows))
     out.append("\nC++ core on the same files: %.0f MB/s.\n" % a["cpp_core_same_files"]["mbps"])
     out.append("\n## A. Throughput (MB/s, 99.9%% CI)\n\n%s\n" % a["method"])

@@ -275,8 +275,8 @@ def targets(out):
     rows = []
     for suite, peer, target, what in TARGETS:
         r = out[suite]["ratio_of_simdbridge_to"][peer]
-        rows.append(dict(what=what, ratio=r["mean"], ci95=r["ci95"], target=target, met=r["mean"] >= target,
-                         verdict=report.verdict(r["mean"], r["ci95"], target)))
+        rows.append(dict(what=what, ratio=r["mean"], ci95=r["ci95"], target=target,
+                         **report.judge(r["mean"], r["ci95"], target)))
     return rows
 
 

@@ -104,13 +104,15 @@ def quotient(a, a_half_width, b, b_half_width):
     return r, r * math.sqrt((a_half_width / a) ** 2 + (b_half_width / b) ** 2)
 
 
-def verdict(ratio, half_width, target):
-    """A target's verdict from a ratio and its interval: "met" or "not met" where the whole
-    interval lies on one side of the target; where it straddles it, the side of the point
-    estimate, "within noise". A quick run's intervals are wide: its verdicts say so."""
+def judge(ratio, half_width, target, strictly=False):
+    """A target's judgement from a ratio and its interval: {"met": the point estimate reaches the
+    target (passes it, strictly), "verdict": "met" or "not met", with ", within noise" added where
+    the interval straddles the target}. A quick run's intervals are wide: its verdicts say so."""
+    met = ratio > target if strictly else ratio >= target
+    verdict = "met" if met else "not met"
     if half_width == half_width and ratio - half_width < target <= ratio + half_width:  # not NaN, straddles
-        return ("met" if ratio >= target else "not met") + ", within noise"
-    return "met" if ratio >= target else "not met"
+        verdict += ", within noise"
+    return {"met": met, "verdict": verdict}
 
 
 def emphasized(verdict):
