@@ -257,7 +257,10 @@ result<uint64_t> parser::validate_stream(input in) noexcept {
 
 error parser::to_tape(input in, tape_buffer &out) noexcept {
   return guarded<error>(state_.get(), in, [&]() -> error {
-    internal::tape_sink sink(&out, &state_->tape_open);
+    if (state_->tape_open.size() < size_t(options_.max_depth) + 1) {
+      state_->tape_open.resize(size_t(options_.max_depth) + 1); // once per parser
+    }
+    internal::tape_sink sink(&out, state_->tape_open.data());
     const auto finish = [&out](const internal::tape_sink &s) -> error {
       out.words_used = s.words();
       out.strings_used = s.strings();

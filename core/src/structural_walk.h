@@ -39,6 +39,17 @@ public:
 
   /** The whole document; false where it refuses (see above). */
   bool document() noexcept {
+    // The sink as a local whose address never escapes, so that its counters stay in registers:
+    // as a member behind `this` they were stored and reloaded around every string it copied (a
+    // vector store may alias anything).
+    TapeSink sink = sink_;
+    const bool done = walk(sink);
+    sink_ = sink;
+    return done;
+  }
+
+private:
+  simdjson_inline bool walk(TapeSink &sink) noexcept { // always inlined: `sink` must stay a local
     size_t i = 0;
     uint32_t depth = 0;
     scopes_[0] = 0;
@@ -57,49 +68,51 @@ public:
     switch (c) {
     case '{':
       if (depth == max_depth_) { return false; }
-      sink_.container_begin(tape_entry::object, at);
+      sink.container_begin(tape_entry::object, at);
       scopes_[++depth] = 1;
       SIMDBRIDGE_NEXT();
       if (c == '}') {
-        sink_.container_end();
+        sink.container_end();
         depth--;
         goto after_value;
       }
       goto key;
     case '[':
       if (depth == max_depth_) { return false; }
-      sink_.container_begin(tape_entry::array, at);
+      sink.container_begin(tape_entry::array, at);
       scopes_[++depth] = 0;
       SIMDBRIDGE_NEXT();
       if (c == ']') {
-        sink_.container_end();
+        sink.container_end();
         depth--;
         goto after_value;
       }
       goto value;
     case '"':
-      if (!sink_.escaped_string(buf_ + at + 1, at, false)) { return false; }
+      if (!sink.escaped_string(buf_ + at + 1, at, false)) { return false; }
       goto after_value;
     case 't':
       if (!atom(at, "true", 4)) { return false; }
-      sink_.boolean(true, at);
+      sink.boolean(true, at);
       goto after_value;
     case 'f':
       if (!atom(at, "false", 5)) { return false; }
-      sink_.boolean(false, at);
+      sink.boolean(false, at);
       goto after_value;
     case 'n':
       if (!atom(at, "null", 4)) { return false; }
-      sink_.null(at);
+      sink.null(at);
       goto after_value;
     default: {
-      number_writer writer{&sink_, at};
+      number read;
+      number_writer writer{&read};
       if (simdjson::fallback::numberparsing::parse_number(buf_ + at, writer) != simdjson::SUCCESS) { return false; }
+      sink.number(read.kind, read.bits, at);
       goto after_value;
     }
     }
   key:
-    if (c != '"' || !sink_.escaped_string(buf_ + at + 1, at, true)) { return false; }
+    if (c != '"' || !sink.escaped_string(buf_ + at + 1, at, true)) { return false; }
     SIMDBRIDGE_NEXT();
     if (c != ':') { return false; }
     SIMDBRIDGE_NEXT();
@@ -113,22 +126,31 @@ public:
       goto value;
     }
     if (c != (scopes_[depth] ? '}' : ']')) { return false; }
-    sink_.container_end();
+    sink.container_end();
     depth--;
     goto after_value;
 #undef SIMDBRIDGE_NEXT
   }
 
-private:
-  /** simdjson's number parser writes through this: the value with its offset. */
+  /** A number as simdjson's number parser read it: its kind and its 64 bits. */
+  struct number {
+    tape_entry kind = tape_entry::int64;
+    uint64_t bits = 0;
+  };
+
+  /** simdjson's number parser writes through this, into a `number` apart from the sink (whose
+   *  address would otherwise escape into the parser). */
   struct number_writer {
-    TapeSink *sink;
-    uint64_t at;
-    void append_s64(int64_t v) noexcept { sink->int64(v, at); }
-    void append_u64(uint64_t v) noexcept { sink->uint64(v, at); }
-    void append_double(double d) noexcept { sink->float64(d, at); }
-    /** After simdjson's slow float path, which wrote through a copy of this writer: the sink
-     *  has the value already (the copy points to it too). */
+    number *out;
+    void append_s64(int64_t v) noexcept { *out = {tape_entry::int64, uint64_t(v)}; }
+    void append_u64(uint64_t v) noexcept { *out = {tape_entry::uint64, v}; }
+    void append_double(double d) noexcept {
+      uint64_t bits;
+      std::memcpy(&bits, &d, sizeof bits);
+      *out = {tape_entry::float64, bits};
+    }
+    /** After simdjson's slow float path, which wrote through a copy of this writer: `out` has
+     *  the value already (the copy points to it too). */
     void skip_double() noexcept {}
   };
 

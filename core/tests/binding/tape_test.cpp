@@ -51,9 +51,9 @@ tape slow_tape(const std::string &json) {
   t.words.assign(json.size() + 16, 0);
   t.strings.assign(json.size() + 16, 0);
   tape_buffer out{t.words.data(), t.words.size(), t.strings.data(), t.strings.size()};
-  std::vector<uint64_t> open;
+  std::vector<uint64_t> open(1024 + 1);
   std::vector<uint8_t> scopes;
-  internal::tape_sink sink(&out, &open);
+  internal::tape_sink sink(&out, open.data());
   internal::scalar_parser<internal::tape_sink> slow(reinterpret_cast<const uint8_t *>(json.data()), json.size(),
                                                     1024, sink, scopes);
   t.e = slow.parse_document();
@@ -194,9 +194,9 @@ TEST(Tape, EscapesOfEveryKindUnescapeAsTheScalarParserDoes) {
     // The sink's unescaper itself (the walk hands it the raw bytes past the opening quote).
     std::string raw = text + "\"" + std::string(64, ' ');
     std::vector<uint8_t> out(text.size() + 32);
-    std::vector<uint64_t> words(2), open;
+    std::vector<uint64_t> words(2), open(1);
     tape_buffer buffer{words.data(), words.size(), out.data(), out.size()};
-    internal::tape_sink sink(&buffer, &open);
+    internal::tape_sink sink(&buffer, open.data());
     ASSERT_TRUE(sink.escaped_string(reinterpret_cast<const uint8_t *>(raw.data()), 0, false)) << text;
     EXPECT_EQ(std::string(reinterpret_cast<const char *>(out.data()), sink.strings()), slow.text(2)) << text;
   }
@@ -296,6 +296,34 @@ TEST(Tape, ErrorsHaveTheValidatorsOffsets) {
     EXPECT_EQ(t.e.offset, v.offset) << bad;
   }
   EXPECT_EQ(to_tape(p, std::string(1025, '[') + std::string(1025, ']')).e.code, error_code::depth_limit);
+}
+
+// The sink keeps one slot per open container, max_depth of them: a document exactly that deep,
+// on both readers (a number past 64 bits sends it to the scalar parser), with every level's
+// count and end, and one level more refused. The sanitizer build checks the slots' bounds.
+TEST(Tape, NestingUpToTheDepthLimitOnBothReaders) {
+  for (const uint32_t depth : {1u, 2u, 3u, 64u, 1024u}) {
+    parser p(parser_options{depth});
+    for (const std::string number : {"1", "18446744073709551616"}) {
+      // Arrays at even levels ([0, ...]), objects at odd ones ({"k": ...}); the innermost holds
+      // the number (and a string where it is an array).
+      std::string json = (depth - 1) % 2 == 0 ? "[" + number + ",\"x\"]" : "{\"k\":" + number + "}";
+      for (uint32_t d = depth - 1; d-- > 0;) { json = d % 2 == 0 ? "[0," + json + "]" : "{\"k\":" + json + "}"; }
+      tape t = to_tape(p, json);
+      ASSERT_TRUE(t.e.ok()) << depth << " " << error_name(t.e.code);
+      for (uint32_t d = 0; d < depth; d++) {
+        const size_t w = 4 * size_t(d); // a container, then 0 (or a key), then the next level
+        const bool array = d % 2 == 0;
+        ASSERT_EQ(t.kind(w), array ? tape_entry::array : tape_entry::object) << depth << " " << d;
+        EXPECT_EQ(t.end(w), t.words.size()) << depth << " " << d; // each closes at the very end
+        EXPECT_EQ(t.count(w), array ? 2u : 1u) << depth << " " << d;
+      }
+      const size_t number_at = 4 * size_t(depth - 1) + ((depth - 1) % 2 == 0 ? 2 : 4); // past the key in an object
+      EXPECT_EQ(t.kind(number_at), number.size() > 1 ? tape_entry::big_number : tape_entry::int64) << depth;
+    }
+    const std::string deeper = std::string(depth + 1, '[') + std::string(depth + 1, ']');
+    EXPECT_EQ(to_tape(p, deeper).e.code, error_code::depth_limit) << depth;
+  }
 }
 
 } // namespace
