@@ -261,7 +261,7 @@ error parser::to_tape(input in, tape_buffer &out) noexcept {
       state_->tape_open.resize(size_t(options_.max_depth) + 1); // once per parser
     }
     internal::tape_sink sink(&out, state_->tape_open.data());
-    const auto finish = [&out](const internal::tape_sink &s) -> error {
+    const auto finish = [&out](const auto &s) -> error {
       out.words_used = s.words();
       out.strings_used = s.strings();
       return s.fits() ? error{} : error{error_code::output_too_small, 0};
@@ -273,10 +273,21 @@ error parser::to_tape(input in, tape_buffer &out) noexcept {
       simdjson::dom::parser &dom = state_->dom;
       if ((dom.capacity() >= in.size || dom.allocate(in.size, dom.max_depth()) == simdjson::SUCCESS) &&
           dom.implementation->stage1(data, in.size, simdjson::stage1_mode::regular) == simdjson::SUCCESS) {
-        internal::structural_walk<internal::tape_sink> fast(data, dom.implementation->structural_indexes.get(),
-                                                            dom.implementation->n_structural_indexes, sink,
-                                                            state_->scopes.data(), options_.max_depth);
-        if (fast.document()) { return finish(fast.sink()); }
+        const uint32_t *index = dom.implementation->structural_indexes.get();
+        const size_t count = dom.implementation->n_structural_indexes;
+        // Every entry starts at a structural of its own, so the words never pass 2 per
+        // structural; the strings never pass the input's bytes (unescaping only shortens), and
+        // a 16-byte store starts before their end. Arrays that large need no check per write.
+        if (out.word_capacity / 2 >= count && out.string_capacity >= in.size + 16) {
+          internal::unchecked_tape_sink unchecked(&out, state_->tape_open.data());
+          internal::structural_walk<internal::unchecked_tape_sink> fast(data, index, count, unchecked,
+                                                                        state_->scopes.data(), options_.max_depth);
+          if (fast.document()) { return finish(fast.sink()); }
+        } else {
+          internal::structural_walk<internal::tape_sink> fast(data, index, count, sink, state_->scopes.data(),
+                                                              options_.max_depth);
+          if (fast.document()) { return finish(fast.sink()); }
+        }
       }
     }
     // Refused (a scalar root, a number past 64 bits, a lone surrogate, an error): the scalar

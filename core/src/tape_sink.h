@@ -52,14 +52,20 @@ struct escape_table {
 };
 inline constexpr escape_table simple_escapes{};
 
-class tape_sink {
+/**
+ * `Checked`: every write checked against the caller's capacity (past it, counted only). The
+ * structural walk runs unchecked where the arrays are known large enough for any document of
+ * that input (see parser::to_tape): without the checks it takes about 5% less time (Users
+ * 100 KB: 39.4 against 41.5 us).
+ */
+template <bool Checked> class basic_tape_sink {
 public:
   /** The readers call the methods below, with offsets, instead of the checksum's events. */
   static constexpr bool records_tape = true;
 
-  tape_sink() = default;
+  basic_tape_sink() = default;
   /** `open`: one slot per nesting level the readers allow, and one for the root (max_depth + 1). */
-  tape_sink(tape_buffer *out, uint64_t *open) noexcept : out_(out), base_(open), top_(open) { *top_ = 0; }
+  basic_tape_sink(tape_buffer *out, uint64_t *open) noexcept : out_(out), base_(open), top_(open) { *top_ = 0; }
 
   /** Forgets everything written: the other reader starts again. */
   void reset() noexcept {
@@ -84,7 +90,7 @@ public:
   void container_end() noexcept {
     const uint64_t top = *top_--;
     const size_t at = size_t(top >> 32);
-    if (!overflow_) { out_->words[at + 1] = (uint64_t(words_) << 32) | (top & 0xFFFFFFFF); }
+    if (!Checked || !overflow_) { out_->words[at + 1] = (uint64_t(words_) << 32) | (top & 0xFFFFFFFF); }
   }
 
   /** A string token of the scalar parser, valid JSON, quotes included: unescaped here. */
@@ -145,7 +151,7 @@ public:
     const uint8_t *p = src;
     while (true) {
 #if defined(__SSE2__)
-      if (w + 16 <= capacity) {
+      if (!Checked || w + 16 <= capacity) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
         _mm_storeu_si128(reinterpret_cast<__m128i *>(out + w), v);
         const unsigned stops = unsigned(_mm_movemask_epi8(
@@ -196,7 +202,7 @@ public:
           p += 2;
         }
         high |= utf8[0] & 0x80;
-        if (w + 4 <= capacity) {
+        if (!Checked || w + 4 <= capacity) {
           std::memcpy(out + w, utf8, 4); // k of them count
           w += k;
         } else {
@@ -234,7 +240,7 @@ private:
   }
 
   void entry(tape_entry kind, uint64_t offset, uint64_t payload) noexcept {
-    if (words_ + 2 <= out_->word_capacity) {
+    if (!Checked || words_ + 2 <= out_->word_capacity) {
       out_->words[words_] = (uint64_t(kind) << 56) | offset;
       out_->words[words_ + 1] = payload;
     } else {
@@ -305,6 +311,11 @@ private:
   size_t strings_ = 0;
   bool overflow_ = false;
 };
+
+/** The sink of the scalar parser, and of the walk where the arrays may be too small. */
+using tape_sink = basic_tape_sink<true>;
+/** The walk's sink where the arrays hold any tape of the input (see parser::to_tape). */
+using unchecked_tape_sink = basic_tape_sink<false>;
 
 } // namespace simdbridge::internal
 

@@ -4,7 +4,9 @@
 // too small, and errors with the validator's offsets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -301,6 +303,34 @@ TEST(Tape, ErrorsHaveTheValidatorsOffsets) {
 // The sink keeps one slot per open container, max_depth of them: a document exactly that deep,
 // on both readers (a number past 64 bits sends it to the scalar parser), with every level's
 // count and end, and one level more refused. The sanitizer build checks the slots' bounds.
+// The walk skips its capacity checks where the words hold two per structural and the strings
+// the input's bytes and 16 more (parser::to_tape). Arrays of exactly that size, on their own
+// heap blocks so that AddressSanitizer sees a write past them: strings that end the input,
+// escapes at a string's end, short and long ones; the tape equals the scalar parser's.
+TEST(Tape, TheUncheckedWalkStaysInArraysOfItsBound) {
+  parser p;
+  std::vector<std::string> docs;
+  for (size_t n = 0; n <= 70; n++) {
+    docs.push_back("[\"" + std::string(n, 'a') + "\"]");
+    docs.push_back("{\"" + std::string(n, 'k') + "\":\"" + std::string(n, 'v') + "\\n\"}");
+    docs.push_back("[\"" + std::string(n, 'e') + "\\u00e9\\\"\",\"\xC3\xA9" + std::string(n % 17, 'x') + "\"]");
+  }
+  docs.push_back("[1,2,3,4,5,6,7,8,9,0]");
+  docs.push_back("[[],{},[[]],\"\",true,false,null,-1.5e3]");
+  for (const std::string &json : docs) {
+    const tape checked = slow_tape(json); // the scalar parser's, checked
+    ASSERT_TRUE(checked.e.ok()) << json;
+    auto words = std::make_unique<uint64_t[]>(2 * json.size()); // at least two per structural
+    auto strings = std::make_unique<uint8_t[]>(json.size() + 16);
+    tape_buffer out{words.get(), 2 * json.size(), strings.get(), json.size() + 16};
+    ASSERT_TRUE(p.to_tape(input::copy_of(json), out).ok()) << json;
+    ASSERT_EQ(out.words_used, checked.words.size()) << json;
+    ASSERT_EQ(out.strings_used, checked.strings.size()) << json;
+    EXPECT_TRUE(std::equal(checked.words.begin(), checked.words.end(), words.get())) << json;
+    EXPECT_TRUE(std::equal(checked.strings.begin(), checked.strings.end(), strings.get())) << json;
+  }
+}
+
 TEST(Tape, NestingUpToTheDepthLimitOnBothReaders) {
   for (const uint32_t depth : {1u, 2u, 3u, 64u, 1024u}) {
     parser p(parser_options{depth});

@@ -300,8 +300,10 @@ public final class JsonMapper {
         Tape tape(int length) {
             Tape t = tape.inUse ? new Tape(64, 64) : tape;
             t.inUse = true;
-            // Strings never take more bytes than the input; words are sized on a guess.
-            t.ensure(Math.min(Integer.MAX_VALUE - 64, length / 2 + 64), length);
+            // Strings never take more bytes than the input, and with 16 more (a vector store's
+            // overshoot) the native walk writes them without a capacity check (parser::to_tape);
+            // words are sized on a guess (two per structural also spares the walk its checks).
+            t.ensure(Math.min(Integer.MAX_VALUE - 64, length / 2 + 64), (int) Math.min(Integer.MAX_VALUE - 64L, length + 16L));
             return t;
         }
 
