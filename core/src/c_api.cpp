@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The C API: each function a one-line wrapper of the C++ call it names.
+// The C API: each function a one-line wrapper of the C++ call it names (after entering(), below).
 #include "simdbridge/simdbridge_c.h"
 
 #include <new>
@@ -23,6 +23,23 @@ simdbridge_result to_c(const simdbridge::result<uint64_t> &r) {
 
 simdbridge_result null_parser() { return {SIMDBRIDGE_INVALID_ARGUMENT, 0}; }
 
+/**
+ * Called first by every entry point that parses: clears the upper halves of the vector registers
+ * where the CPU has AVX. A JVM's compiled code uses AVX and AVX-512 (to zero new objects, to copy
+ * arrays) and calls in with those halves dirty; this library's SSE code (the legacy encoding)
+ * then pays a state transition, which the compilers' own AVX code avoids with the same
+ * instruction at its boundaries. Measured through FFM: a tape of an empty document took 295 ns
+ * a call where Java allocated between the calls, 114 ns with this (104 ns where it did not).
+ * Out of line, so that the caller's own SSE code cannot be scheduled above it.
+ */
+#if defined(__GNUC__) && defined(__x86_64__)
+__attribute__((noinline)) void entering() noexcept {
+  if (__builtin_cpu_supports("avx")) { asm volatile("vzeroupper"); }
+}
+#else
+void entering() noexcept {}
+#endif
+
 } // namespace
 
 extern "C" {
@@ -37,18 +54,21 @@ void simdbridge_parser_free(simdbridge_parser *parser) { delete parser; }
 
 simdbridge_result simdbridge_checksum(simdbridge_parser *parser, const uint8_t *data,
                                       size_t length, size_t capacity) {
+  entering();
   if (parser == nullptr) { return null_parser(); }
   return to_c(parser->cpp.checksum(to_input(data, length, capacity)));
 }
 
 simdbridge_result simdbridge_checksum_stream(simdbridge_parser *parser, const uint8_t *data,
                                              size_t length, size_t capacity) {
+  entering();
   if (parser == nullptr) { return null_parser(); }
   return to_c(parser->cpp.checksum_stream(to_input(data, length, capacity)));
 }
 
 simdbridge_result simdbridge_validate(simdbridge_parser *parser, const uint8_t *data,
                                       size_t length, size_t capacity) {
+  entering();
   if (parser == nullptr) { return null_parser(); }
   const simdbridge::error e = parser->cpp.validate(to_input(data, length, capacity));
   return {int32_t(e.code), e.offset};
@@ -56,6 +76,7 @@ simdbridge_result simdbridge_validate(simdbridge_parser *parser, const uint8_t *
 
 simdbridge_result simdbridge_validate_stream(simdbridge_parser *parser, const uint8_t *data,
                                              size_t length, size_t capacity) {
+  entering();
   if (parser == nullptr) { return null_parser(); }
   return to_c(parser->cpp.validate_stream(to_input(data, length, capacity)));
 }
@@ -64,6 +85,7 @@ simdbridge_result simdbridge_extract(simdbridge_parser *parser, const uint8_t *d
                                      size_t length, size_t capacity, simdbridge_column *columns,
                                      size_t column_count, uint64_t max_rows,
                                      uint64_t *status_out) {
+  entering();
   if (parser == nullptr || status_out == nullptr) { return null_parser(); }
   simdbridge::extract_status status;
   const simdbridge::error e = parser->cpp.extract(to_input(data, length, capacity), columns,
@@ -76,6 +98,7 @@ simdbridge_result simdbridge_extract(simdbridge_parser *parser, const uint8_t *d
 
 simdbridge_result simdbridge_document_parse(simdbridge_parser *parser, const uint8_t *data,
                                             size_t length, size_t capacity) {
+  entering();
   if (parser == nullptr) { return null_parser(); }
   const simdbridge::error e = parser->cpp.document_parse(to_input(data, length, capacity));
   return {int32_t(e.code), e.offset};
@@ -84,6 +107,7 @@ simdbridge_result simdbridge_document_parse(simdbridge_parser *parser, const uin
 int32_t simdbridge_tape(simdbridge_parser *parser, const uint8_t *data, size_t length, size_t capacity,
                         uint64_t *words, size_t word_capacity, uint8_t *strings, size_t string_capacity,
                         uint64_t *status_out) {
+  entering();
   if (parser == nullptr || status_out == nullptr || (words == nullptr && word_capacity != 0) ||
       (strings == nullptr && string_capacity != 0)) {
     return SIMDBRIDGE_INVALID_ARGUMENT;
@@ -99,6 +123,7 @@ int32_t simdbridge_tape(simdbridge_parser *parser, const uint8_t *data, size_t l
 simdbridge_result simdbridge_document_field(simdbridge_parser *parser, const char *pointer,
                                             size_t pointer_length, int32_t type, uint8_t *out,
                                             size_t out_capacity) {
+  entering();
   if (parser == nullptr) { return null_parser(); }
   bool present = false;
   size_t size = 0;
