@@ -65,7 +65,7 @@ public:
 
   basic_tape_sink() = default;
   /** `open`: one slot per nesting level the readers allow, and one for the root (max_depth + 1). */
-  basic_tape_sink(tape_buffer *out, uint64_t *open) noexcept : out_(out), base_(open), top_(open) { *top_ = 0; }
+  basic_tape_sink(tape_buffer *out, uint64_t *open) noexcept : out_(out), base_(open), top_(open) {}
 
   /** Forgets everything written: the other reader starts again. */
   void reset() noexcept {
@@ -73,7 +73,7 @@ public:
     strings_ = 0;
     overflow_ = false;
     top_ = base_;
-    *top_ = 0;
+    count_ = 0;
   }
 
   size_t words() const noexcept { return words_; }
@@ -83,14 +83,16 @@ public:
 
   void container_begin(tape_entry kind, uint64_t offset) noexcept {
     count_value();
-    *++top_ = uint64_t(words_) << 32;
+    *++top_ = (uint64_t(words_) << 32) | count_; // the container's word, and its parent's count
+    count_ = 0;
     entry(kind, offset, 0);
   }
 
   void container_end() noexcept {
     const uint64_t top = *top_--;
     const size_t at = size_t(top >> 32);
-    if (!Checked || !overflow_) { out_->words[at + 1] = (uint64_t(words_) << 32) | (top & 0xFFFFFFFF); }
+    if (!Checked || !overflow_) { out_->words[at + 1] = (uint64_t(words_) << 32) | count_; }
+    count_ = uint32_t(top); // the parent's again
   }
 
   /** A string token of the scalar parser, valid JSON, quotes included: unescaped here. */
@@ -236,7 +238,7 @@ public:
 
 private:
   void count_value() noexcept {
-    (*top_)++; // at the root, its own slot: counted, never read
+    count_++; // at the root, the root itself: counted, never read
   }
 
   void entry(tape_entry kind, uint64_t offset, uint64_t payload) noexcept {
@@ -304,9 +306,11 @@ private:
   }
 
   tape_buffer *out_ = nullptr;
-  // Per open container, its word index << 32 | count: base_[1] the outermost, top_ the innermost.
+  // Per open container, its word index << 32 | its parent's count: base_[1] the outermost, top_
+  // the innermost. The innermost's own count is count_ (a register in the walk, not memory).
   uint64_t *base_ = nullptr;
   uint64_t *top_ = nullptr;
+  uint32_t count_ = 0;
   size_t words_ = 0;
   size_t strings_ = 0;
   bool overflow_ = false;
