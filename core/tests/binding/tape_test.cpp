@@ -300,9 +300,6 @@ TEST(Tape, ErrorsHaveTheValidatorsOffsets) {
   EXPECT_EQ(to_tape(p, std::string(1025, '[') + std::string(1025, ']')).e.code, error_code::depth_limit);
 }
 
-// The sink keeps one slot per open container, max_depth of them: a document exactly that deep,
-// on both readers (a number past 64 bits sends it to the scalar parser), with every level's
-// count and end, and one level more refused. The sanitizer build checks the slots' bounds.
 // The walk skips its capacity checks where the words hold two per structural and the strings
 // the input's bytes and 16 more (parser::to_tape). Arrays of exactly that size, on their own
 // heap blocks so that AddressSanitizer sees a write past them: strings that end the input,
@@ -331,6 +328,10 @@ TEST(Tape, TheUncheckedWalkStaysInArraysOfItsBound) {
   }
 }
 
+// The sink keeps a slot per open container (max_depth of them, and one for the root): a
+// document exactly that deep, on both readers (a number past 64 bits sends it to the scalar
+// parser), with every level's count and end, and one level more refused. The sanitizer build
+// checks the slots' bounds.
 TEST(Tape, NestingUpToTheDepthLimitOnBothReaders) {
   for (const uint32_t depth : {1u, 2u, 3u, 64u, 1024u}) {
     parser p(parser_options{depth});
