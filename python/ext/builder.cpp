@@ -7,8 +7,10 @@
 // which also carry their Python hash, so dict insertion does not hash them again; ASCII strings
 // are made with one copy, others counted and decoded sixteen ASCII bytes at a time; dicts and
 // lists are sized from the counts the tape holds; scalars are made inline in the containers'
-// loops, without a call per value. Duplicate keys go through PyDict_SetItem in order, as in
-// json: the last value wins, at the first key's position.
+// loops, without a call per value; on CPython 3.11, a dict whose key sequence was seen before
+// is a copy of a template with those keys, its values written in place (see "Dicts by shape":
+// measured, the geometric mean of loads over the corpus 1.20x as fast). Duplicate keys go
+// through PyDict_SetItem in order, as in json: the last value wins, at the first key's position.
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -343,6 +345,7 @@ inline PyObject *make_value_str(std::string_view value) {
 
 PyObject *build(const tape_view &t, size_t &i);
 
+
 /**
  * The value at i when it is not a container; i moves past it. Inlined into the containers'
  * loops: most values are scalars, and a call per value (the recursive build's frame) cost more
@@ -386,10 +389,195 @@ PyObject *build(const tape_view &t, size_t &i);
   return build_scalar(t, i, kind);
 }
 
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && !defined(Py_LIMITED_API)
+#define SIMDBRIDGE_DICT_SHAPES 1
+/**
+ * Dicts by shape (CPython 3.11 only). JSON repeats its objects' key sequences; a dict with a
+ * key sequence seen before is a copy of a template dict that holds those keys (PyDict_Copy
+ * copies its hash table in one block, hashes and order included), its values then written in
+ * place: no hash probe and no insertion per key. The dict is the one json.loads makes, in every
+ * way Python can observe (keys, order, values, tracking by the cyclic GC).
+ *
+ * Writing the values needs the layout of CPython 3.11's dict keys (Include/internal/
+ * pycore_dict.h), mirrored here and checked on every template made: a template whose entries
+ * are not where the mirror says is never used.
+ */
+struct dict_keys_header { // struct _dictkeysobject without its trailing arrays
+  Py_ssize_t dk_refcnt;
+  uint8_t dk_log2_size;
+  uint8_t dk_log2_index_bytes;
+  uint8_t dk_kind; // DICT_KEYS_UNICODE (1): str keys only, entries of two pointers
+  uint32_t dk_version;
+  Py_ssize_t dk_usable;
+  Py_ssize_t dk_nentries;
+};
+constexpr uint8_t dict_keys_unicode = 1;
+struct dict_entry { // PyDictUnicodeEntry
+  PyObject *key;
+  PyObject *value;
+};
+
+/** The entries of a combined dict of str keys, in insertion order (null for any other dict). */
+inline dict_entry *unicode_entries(PyObject *dict) noexcept {
+  auto *d = reinterpret_cast<PyDictObject *>(dict);
+  if (d->ma_values != nullptr) { return nullptr; }
+  auto *keys = reinterpret_cast<dict_keys_header *>(d->ma_keys);
+  if (keys->dk_kind != dict_keys_unicode || keys->dk_nentries != d->ma_used) { return nullptr; }
+  char *indices = reinterpret_cast<char *>(keys) + sizeof(dict_keys_header);
+  return reinterpret_cast<dict_entry *>(indices + (size_t(1) << keys->dk_log2_index_bytes));
+}
+
+constexpr uint32_t shape_max_members = 64;
+constexpr size_t shape_slots = 512;
+/** Misses in a row after which a slot's template gives way to the shape that missed it. */
+constexpr uint32_t shape_strikes = 4;
+
+/** A key of a shape: its first 16 bytes (the rest zero) and its length; longer keys compare
+ *  their tail with the template's str. */
+struct shape_key {
+  uint64_t w0, w1;
+  uint32_t length;
+};
+
+/** A template and its keys; touched only with the GIL held. */
+struct shape {
+  PyObject *dict = nullptr; // owned: the keys, each value None; never seen outside this file
+  shape_key *keys = nullptr;
+  uint32_t members = 0;
+  uint32_t misses = 0;
+
+  void clear() noexcept {
+    Py_CLEAR(dict);
+    std::free(keys);
+    keys = nullptr;
+    members = 0;
+    misses = 0;
+  }
+
+  /** Whether the object at i (n members) has these keys in this order. */
+  bool matches(const tape_view &t, size_t i, uint32_t n) const noexcept {
+    if (members != n) { return false; }
+    size_t j = i + 1;
+    const dict_entry *e = unicode_entries(dict);
+    for (uint32_t m = 0; m < n; m++) {
+      const std::string_view key = t.string(j);
+      const shape_key &k = keys[m];
+      const size_t len = key.size();
+      if (len != k.length || word(key.data(), len) != k.w0 ||
+          (len > 8 && word(key.data() + 8, len - 8) != k.w1) ||
+          (len > 16 && std::memcmp(PyUnicode_1BYTE_DATA(e[m].key) + 16, key.data() + 16, len - 16) != 0)) {
+        return false;
+      }
+      j = t.next(j + 1);
+    }
+    return true;
+  }
+};
+shape shapes[shape_slots];
+
+inline shape &shape_slot(const tape_view &t, size_t i, uint32_t n) noexcept {
+  const std::string_view first = t.string(i + 1);
+  const size_t len = first.size();
+  const uint64_t w0 = word(first.data(), len);
+  const uint64_t w1 = len > 8 ? word(first.data() + 8, len - 8) : 0;
+  const uint64_t h = (w0 * 0x9E3779B97F4A7C15ULL) ^ ((w1 ^ (uint64_t(len) << 32) ^ n) * 0xC2B2AE3D27D4EB4FULL);
+  return shapes[(h >> 40) & (shape_slots - 1)];
+}
+
+/**
+ * Makes `s` the template of the object at i (n members): where its keys are n distinct ASCII
+ * strs of up to 64 bytes (from the key cache) and the mirrored layout finds them. The templates
+ * keep at most 512 x 64 such keys alive. Otherwise, or without memory,
+ * `s` stays empty. Needs no exception set; leaves none.
+ */
+void remember_shape(shape &s, const tape_view &t, size_t i, uint32_t n) {
+  s.clear();
+  auto *keys = static_cast<shape_key *>(std::malloc(sizeof(shape_key) * n));
+  PyObject *dict = PyDict_New(); // grown by insertion, so that its keys stay of the str-only kind
+  bool ok = keys != nullptr && dict != nullptr;
+  size_t j = i + 1;
+  for (uint32_t m = 0; ok && m < n; m++) {
+    const std::string_view key = t.string(j);
+    PyObject *str = key.size() <= key_cache_max_length ? make_key(key) : nullptr; // no long key kept alive here
+    ok = str != nullptr && PyUnicode_IS_COMPACT_ASCII(str) &&
+         _PyDict_SetItem_KnownHash(dict, str, Py_None, reinterpret_cast<PyASCIIObject *>(str)->hash) == 0;
+    Py_XDECREF(str);
+    if (ok) { keys[m] = {word(key.data(), key.size()), key.size() > 8 ? word(key.data() + 8, key.size() - 8) : 0, uint32_t(key.size())}; }
+    j = t.next(j + 1);
+  }
+  // The mirror's check: entry m holds the m-th key (no duplicates), its value None.
+  const dict_entry *e = ok && PyDict_GET_SIZE(dict) == Py_ssize_t(n) ? unicode_entries(dict) : nullptr;
+  j = i + 1;
+  for (uint32_t m = 0; e != nullptr && m < n; m++) {
+    const std::string_view key = t.string(j);
+    ok = ok && e[m].value == Py_None && size_t(PyUnicode_GET_LENGTH(e[m].key)) == key.size() &&
+         std::memcmp(PyUnicode_1BYTE_DATA(e[m].key), key.data(), key.size()) == 0;
+    j = t.next(j + 1);
+  }
+  if (!ok || e == nullptr || PyObject_GC_IsTracked(dict)) {
+    std::free(keys);
+    Py_XDECREF(dict);
+    PyErr_Clear();
+    return;
+  }
+  s.dict = dict;
+  s.keys = keys;
+  s.members = n;
+}
+
+/**
+ * The object at i (n members, the shape of `s`) as a copy of its template with the values
+ * built in place; i moves past it. A new reference, or null with an exception set.
+ */
+PyObject *build_from_shape(const shape &s, const tape_view &t, size_t &i, uint32_t n) {
+  PyObject *dict = PyDict_Copy(s.dict);
+  if (dict == nullptr) { return nullptr; }
+  dict_entry *e = unicode_entries(dict);
+  if (e == nullptr) { // not the copy the template promised: never, but not worth a crash
+    Py_DECREF(dict);
+    PyErr_SetString(PyExc_SystemError, "simdbridge: unexpected dict layout");
+    return nullptr;
+  }
+  size_t j = i + 1;
+  bool containers = false;
+  for (uint32_t m = 0; m < n; m++) {
+    j++; // the key: the template's
+    const tape_kind kind = t.kind(j);
+    PyObject *value = build_any(t, j);
+    if (value == nullptr) {
+      Py_DECREF(dict); // entries not yet written hold None, as the template's
+      return nullptr;
+    }
+    containers |= kind == tape_kind::object || kind == tape_kind::array;
+    PyObject *none = e[m].value; // the copy's reference to the template's None
+    e[m].value = value;
+    Py_DECREF(none);
+  }
+  // As insertion would: a dict is tracked by the cyclic GC once it holds a container.
+  if (containers && !PyObject_GC_IsTracked(dict)) { PyObject_GC_Track(dict); }
+  i = j + 1;
+  return dict;
+}
+#endif
+
 /** The container at i; i moves past it. A new reference, or null with an exception set. */
 PyObject *build(const tape_view &t, size_t &i) {
   if (t.kind(i) == tape_kind::object) {
     const uint32_t n = t.count(i);
+#ifdef SIMDBRIDGE_DICT_SHAPES
+    shape *s = nullptr;
+    if (n != 0 && n <= shape_max_members) {
+      s = &shape_slot(t, i, n);
+      if (s->dict != nullptr) {
+        if (s->matches(t, i, n)) {
+          s->misses = 0;
+          return build_from_shape(*s, t, i, n);
+        }
+        s = ++s->misses >= shape_strikes ? s : nullptr; // a miss: the template stays, until it has missed enough
+      }
+    }
+    const size_t start = i;
+#endif
     PyObject *dict = (n > 5 && n < tape_view::count_saturated) ? _PyDict_NewPresized(Py_ssize_t(n)) : PyDict_New();
     if (dict == nullptr) { return nullptr; }
     size_t j = i + 1;
@@ -408,6 +596,9 @@ PyObject *build(const tape_view &t, size_t &i) {
       Py_DECREF(value);
     }
     i = j + 1;
+#ifdef SIMDBRIDGE_DICT_SHAPES
+    if (s != nullptr) { remember_shape(*s, t, start, n); }
+#endif
     return dict;
   }
   // An array.

@@ -271,3 +271,71 @@ def test_nan_payloads_and_signs():
     got = simdbridge.loads("[NaN, -Infinity, -0.0, 0.0, -0]")
     assert math.isnan(got[0]) and got[1] == -math.inf
     assert math.copysign(1, got[2]) == -1 and math.copysign(1, got[3]) == 1 and got[4] == 0
+
+
+# --- repeated shapes -------------------------------------------------------------------------
+# A dict whose key sequence was seen before is copied from a template of that sequence and its
+# values written in place (CPython 3.11). These check that such a dict is json's in every way
+# that shows, and that nothing leaks from one dict into another or into later loads.
+
+def test_objects_of_one_shape_are_independent_dicts():
+    text = json.dumps([{"id": k, "name": f"n{k}", "tags": [k], "more": {"x": k}} for k in range(50)])
+    first = simdbridge.loads(text)
+    same(first, json.loads(text))
+    first[0]["id"] = "changed"
+    first[1]["added"] = 1
+    del first[2]["name"]
+    first[3].clear()
+    again = simdbridge.loads(text)
+    same(again, json.loads(text))
+    assert all(again[k] is not again[k + 1] for k in range(49))
+    assert first[4] == again[4] and first[4] is not again[4]
+
+
+def test_shapes_that_share_a_first_key_and_a_size():
+    # The same first key and member count (one template slot), different keys after it; keys
+    # longer than 16 bytes that differ only past their 16th byte; duplicate keys.
+    docs = []
+    for k in range(40):
+        docs.append({"id": k, "a": 1, "b": 2})
+        docs.append({"id": k, "a": 1, "c": 2})
+        docs.append({"id": k, "b": 1, "a": 2})
+        docs.append({"profile_background_color": k, "profile_background_image": 0})
+        docs.append({"profile_background_color": k, "profile_background_imagf": 0})
+        docs.append({"profile_background_color": k, "profile_background_imag": 0})
+    for rounds in range(3):
+        text = json.dumps(docs)
+        same(simdbridge.loads(text), json.loads(text))
+        for doc in ['{"id": 1, "a": 1, "a": 2}', '{"id": 1, "id": 2, "b": 3}', '{"id": 9, "a": 1, "b": 2}',
+                    '{"id": 1, "a": 1, "b": 2, "b": 5}', '{"a": {"a": {"a": {"a": 1}}}}',
+                    '[{"é": 1, "a": 2}, {"é": 1, "a": 2}, {"e\\u0301": 1, "a": 2}]']:
+            check_same_outcome(doc)
+        docs.reverse()
+
+
+def test_objects_of_one_shape_at_any_size_and_depth():
+    for n in (1, 2, 5, 6, 8, 21, 63, 64, 65, 200):
+        keys = [f"key_{i}_{'x' * (i % 30)}" for i in range(n)]
+        doc = [{key: [i, {key: i}] if i % 3 == 0 else i for i, key in enumerate(keys)} for _ in range(5)]
+        text = json.dumps(doc)
+        for _ in range(3):
+            same(simdbridge.loads(text), json.loads(text))
+
+
+def test_gc_tracking_of_repeated_shapes_is_json_s():
+    import gc
+    for text in ['{"a": 1, "b": "x"}', '{"a": 1, "b": []}', '{"a": {}, "b": null}', '{"a": [{"c": 1}], "b": 2.5}']:
+        for _ in range(3):  # the first from insertion, the others from the template
+            ours, theirs = simdbridge.loads(text), json.loads(text)
+            assert gc.is_tracked(ours) == gc.is_tracked(theirs), text
+
+
+def test_repeated_shapes_keep_reference_counts():
+    import sys
+    text = json.dumps([{"id": k, "ok": None, "t": True, "s": "v", "inner": {"n": None}} for k in range(100)])
+    simdbridge.loads(text)
+    simdbridge.loads(text)
+    before = sys.getrefcount(None), sys.getrefcount(True)
+    for _ in range(200):
+        simdbridge.loads(text)
+    assert (sys.getrefcount(None), sys.getrefcount(True)) == before
