@@ -5,7 +5,9 @@
 - loads: the 22 files of jsonexamples, GB/s per file and the geometric mean;
 - parse: (id, user.screen_name) of every status of twitter.json, lazy parsers and full ones;
 - loads_many: the NDJSON files, every document of the stream;
-- dumps: the objects json.loads makes of the 22 files, written back.
+- dumps: the objects json.loads makes of the 22 files, written back;
+- dumpb: the same objects as orjson.dumps writes them (compact UTF-8 bytes), against orjson
+  and msgspec; dumpb's bytes must be orjson's, byte for byte, before anything is timed.
 
 The fairness gate comes first: for every case, each engine's result is checked against json's
 through the checksum of ../shared/spec/checksum.md (of the value written back by json.dumps, or
@@ -127,6 +129,14 @@ def dumps_engines(m):
     }
 
 
+def dumpb_engines(m):
+    return {
+        "orjson": m["orjson"].dumps,
+        "simdbridge": m["simdbridge"].dumpb,
+        "msgspec": m["msgspec"].json.encode,  # its own compact text: for scale
+    }
+
+
 # --- gate and timing -----------------------------------------------------------------------
 
 def value_checksum(simdbridge, value):
@@ -220,6 +230,8 @@ def run(root, data, results, full):
                        for f in streams],
         "dumps": [dict(name=f, input=json.loads(raw[f]), bytes=len(json.dumps(json.loads(raw[f]))),
                        engines=dumps_engines(m)) for f in examples],
+        "dumpb": [dict(name=f, input=json.loads(raw[f]), bytes=len(m["orjson"].dumps(json.loads(raw[f]))),
+                       engines=dumpb_engines(m)) for f in examples],
     }
     for case in suites["loads_many"]:
         case["bytes"] = len(case["input"])
@@ -227,7 +239,10 @@ def run(root, data, results, full):
     report.progress("python: the fairness gate (every engine's checksum against json's)")
     problems = []
     for name, cases in suites.items():
-        problems += gate(simdbridge, cases, "text" if name == "dumps" else "value")
+        problems += gate(simdbridge, cases, "text" if name in ("dumps", "dumpb") else "value")
+    for case in suites["dumpb"]:  # stronger than the checksum: orjson's bytes exactly
+        if simdbridge.dumpb(case["input"]) != m["orjson"].dumps(case["input"]):
+            problems.append("%s / simdbridge.dumpb: not orjson.dumps's bytes" % case["name"])
     # json's values of the corpus files carry the spec's checksum of the file itself (no file
     # of the corpus has duplicate keys, which a dict would merge).
     spec = {f: "%016x" % simdbridge.checksum(raw[f]) for f in examples}
@@ -304,7 +319,8 @@ def write_markdown(path, out):
     titles = {"loads": "loads: GB/s per file (json.loads's values)",
               "parse": "parse: (id, user.screen_name) of every status of twitter.json, GB/s",
               "loads_many": "loads_many: every document of an NDJSON file, GB/s",
-              "dumps": "dumps: GB/s of json.dumps's text (ujson, orjson, msgspec write compact text: scale only)"}
+              "dumps": "dumps: GB/s of json.dumps's text (ujson, orjson, msgspec write compact text: scale only)",
+              "dumpb": "dumpb: GB/s of orjson.dumps's bytes (msgspec writes its own compact text: scale only)"}
     for suite, title in titles.items():
         s = out[suite]
         names = s["engines"]
@@ -323,12 +339,13 @@ def write_markdown(path, out):
 
 
 def write_chart(path, out):
-    suites = ["loads", "parse", "loads_many", "dumps"]
+    suites = ["loads", "parse", "loads_many", "dumps", "dumpb"]
     engines = []
     for s in suites:
         engines += [n for n in out[s]["engines"] if n not in engines]
     series = {n: [out[s]["geomean"][n]["mean"] if n in out[s]["geomean"] else 0 for s in suites] for n in engines}
     errors = {n: [out[s]["geomean"][n]["ci95"] if n in out[s]["geomean"] else 0 for s in suites] for n in engines}
     report.bar_chart(path, "Python: GB/s (geometric mean over files), higher is better",
-                     ["loads (22 files)", "parse (twitter fields)", "loads_many (NDJSON)", "dumps (22 files)"],
+                     ["loads (22 files)", "parse (twitter fields)", "loads_many (NDJSON)", "dumps (22 files)",
+                      "dumpb (22 files)"],
                      series, "GB/s", errors=errors)

@@ -70,6 +70,9 @@ PyObject *raise_bad_pointer(std::string_view pointer);
 // encoder.cpp
 PyObject *dumps(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
+// dumpb.cpp
+PyObject *dumpb(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
 // views.cpp
 bool init_views(PyObject *module);
 /** A view (Object or Array) of the value at i, keeping `owner` (a Document) alive; scalars are built. */

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common.h"
+#include "text_output.h"
 
 namespace simdbridge::python {
 
@@ -38,54 +39,6 @@ struct options {
   PyObject *default_fn = nullptr; // borrowed
 };
 
-/**
- * The output: a growable byte buffer. reserve() once per value, then unchecked writes (a
- * std::string's append costs a call and a check per piece: 30% of dumps, measured).
- */
-class output {
-public:
-  output() : data_(static_cast<char *>(std::malloc(capacity_))) {
-    if (data_ == nullptr) { throw std::bad_alloc(); }
-  }
-  ~output() { std::free(data_); }
-  output(const output &) = delete;
-  output &operator=(const output &) = delete;
-
-  void reserve(size_t more) {
-    if (capacity_ - size_ >= more) { return; }
-    size_t wanted = capacity_ * 2;
-    while (wanted - size_ < more) { wanted *= 2; }
-    char *grown = static_cast<char *>(std::realloc(data_, wanted));
-    if (grown == nullptr) { throw std::bad_alloc(); }
-    data_ = grown;
-    capacity_ = wanted;
-  }
-  /** Unchecked: after reserve(). */
-  void put(char c) { data_[size_++] = c; }
-  void put(const char *p, size_t n) {
-    std::memcpy(data_ + size_, p, n);
-    size_ += n;
-  }
-  /** Checked. */
-  void append(const char *p, size_t n) {
-    reserve(n);
-    put(p, n);
-  }
-  void append(const std::string &s) { append(s.data(), s.size()); }
-  void append(char c) {
-    reserve(1);
-    put(c);
-  }
-  size_t size() const { return size_; }
-  void resize(size_t n) { size_ = n; }
-  const char *data() const { return data_; }
-
-private:
-  size_t capacity_ = 4096;
-  size_t size_ = 0;
-  char *data_;
-};
-
 /** Thrown to leave the encoder: `delegate` when json.dumps must raise the error instead. */
 struct stop {
   bool delegate;
@@ -93,7 +46,7 @@ struct stop {
 
 class encoder {
 public:
-  explicit encoder(const options &o) : o_(o) {}
+  explicit encoder(const options &o) : o_(o), strings_(o.ensure_ascii) {}
 
   void encode(PyObject *obj, int level);
   const output &text() const { return out_; }
@@ -112,46 +65,18 @@ private:
 
   /** float.__repr__: shortest round-trip digits, exponent form when the point is <= -4 or > 16. */
   void append_float_repr(double d) {
-    char buf[40];
-    auto r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
-    const char *p = buf;
-    const char *end = r.ptr;
-    if (*p == '-') {
-      out_.put('-');
-      p++;
-    }
-    char digits[24];
-    int n = 0;
-    for (; p < end && *p != 'e'; p++) {
-      if (*p != '.') { digits[n++] = *p; }
-    }
-    int exponent = 0; // d.ddd e exponent; to_chars does not terminate its text: parse [p + 1, end)
-    std::from_chars(p + 1 + (p[1] == '+'), end, exponent);
-    const int point = exponent + 1;        // digits before the decimal point
-    if (point <= -4 || point > 16) {
-      out_.put(digits[0]);
-      if (n > 1) {
-        out_.put('.');
-        out_.put(digits + 1, size_t(n - 1));
-      }
+    const decimal_digits v = shortest_digits(d);
+    if (v.negative) { out_.put('-'); }
+    if (v.point <= -4 || v.point > 16) {
+      put_mantissa(out_, v);
+      const int exponent = v.point - 1;
       const int e = exponent < 0 ? -exponent : exponent;
-      out_.put('e');
       out_.put(exponent < 0 ? '-' : '+');
       if (e >= 100) { out_.put(char('0' + e / 100)); }
       out_.put(char('0' + e / 10 % 10));
       out_.put(char('0' + e % 10));
-    } else if (point <= 0) {
-      out_.put("0.", 2);
-      for (int z = 0; z < -point; z++) { out_.put('0'); }
-      out_.put(digits, size_t(n));
-    } else if (point >= n) {
-      out_.put(digits, size_t(n));
-      for (int z = 0; z < point - n; z++) { out_.put('0'); }
-      out_.put(".0", 2);
     } else {
-      out_.put(digits, size_t(point));
-      out_.put('.');
-      out_.put(digits + point, size_t(n - point));
+      put_positional(out_, v);
     }
   }
 
@@ -179,115 +104,7 @@ private:
     out_.append(utf8, size_t(n));
   }
 
-  static char hex(unsigned v) { return "0123456789abcdef"[v & 15]; }
-
-  /** Unchecked: after reserving 6 bytes. */
-  void put_u_escape(uint32_t unit) {
-    const char e[6] = {'\\', 'u', hex(unit >> 12), hex(unit >> 8), hex(unit >> 4), hex(unit)};
-    out_.put(e, 6);
-  }
-
-  /** An ASCII character that needs escaping, escaped (unchecked: 6 bytes reserved). */
-  void put_escaped_ascii(uint32_t c) {
-    switch (c) {
-    case '"': out_.put("\\\"", 2); break;
-    case '\\': out_.put("\\\\", 2); break;
-    case '\n': out_.put("\\n", 2); break;
-    case '\r': out_.put("\\r", 2); break;
-    case '\t': out_.put("\\t", 2); break;
-    case '\b': out_.put("\\b", 2); break;
-    case '\f': out_.put("\\f", 2); break;
-    default: put_u_escape(c); break; // the other controls, and DEL where ensure_ascii
-    }
-  }
-
-  bool needs_escape(uint32_t c) const { return c < 0x20 || c == '"' || c == '\\' || (c == 0x7f && o_.ensure_ascii); }
-
-  /**
-   * The bytes of 8 ASCII characters that need an escape, as a mask of each byte's top bit:
-   * controls (< 0x20), '"', '\\', and DEL (0x7f) where ensure_ascii.
-   */
-  uint64_t escapes_in(uint64_t w) const {
-    constexpr uint64_t ones = 0x0101010101010101ULL, top = 0x8080808080808080ULL;
-    auto zero_bytes = [](uint64_t v) { return (v - ones) & ~v & top; };
-    uint64_t m = ((w - ones * 0x20) & ~w & top) | zero_bytes(w ^ (ones * '"')) | zero_bytes(w ^ (ones * '\\'));
-    if (o_.ensure_ascii) { m |= zero_bytes(w ^ (ones * 0x7f)); }
-    return m;
-  }
-
-  void encode_string(PyObject *s) {
-    const Py_ssize_t n = PyUnicode_GET_LENGTH(s);
-    if (PyUnicode_IS_ASCII(s)) {
-      // Runs with no character to escape go in with one copy; 8 bytes are checked at a time.
-      const char *chars = static_cast<const char *>(PyUnicode_DATA(s));
-      out_.reserve(size_t(n) * 6 + 2);
-      out_.put('"');
-      size_t run = 0, i = 0;
-      while (i < size_t(n)) {
-        if (i + 8 <= size_t(n)) {
-          uint64_t w;
-          std::memcpy(&w, chars + i, 8);
-          if (escapes_in(w) == 0) {
-            i += 8;
-            continue;
-          }
-        }
-        const uint32_t c = static_cast<unsigned char>(chars[i]);
-        if (needs_escape(c)) {
-          out_.put(chars + run, i - run);
-          put_escaped_ascii(c);
-          run = i + 1;
-        }
-        i++;
-      }
-      out_.put(chars + run, size_t(n) - run);
-      out_.put('"');
-      return;
-    }
-    switch (PyUnicode_KIND(s)) {
-    case PyUnicode_1BYTE_KIND: encode_wide(PyUnicode_1BYTE_DATA(s), size_t(n)); break;
-    case PyUnicode_2BYTE_KIND: encode_wide(PyUnicode_2BYTE_DATA(s), size_t(n)); break;
-    default: encode_wide(PyUnicode_4BYTE_DATA(s), size_t(n)); break;
-    }
-  }
-
-  /** A str that is not ASCII: escaped to \uXXXX (ensure_ascii) or written as UTF-8. */
-  template <typename Char> void encode_wide(const Char *chars, size_t n) {
-    out_.reserve(n * 12 + 2); // at most two \uXXXX per character
-    out_.put('"');
-    for (size_t i = 0; i < n; i++) {
-      const uint32_t c = chars[i];
-      if (c < 0x80) {
-        if (needs_escape(c)) {
-          put_escaped_ascii(c);
-        } else {
-          out_.put(char(c));
-        }
-      } else if (o_.ensure_ascii) {
-        if (c >= 0x10000) {
-          const uint32_t v = c - 0x10000;
-          put_u_escape(0xD800 | (v >> 10));
-          put_u_escape(0xDC00 | (v & 0x3FF));
-        } else {
-          put_u_escape(c);
-        }
-      } else if (c < 0x800) {
-        // UTF-8; a lone surrogate in its generalized form, decoded back with surrogatepass.
-        out_.put(char(0xC0 | (c >> 6)));
-        out_.put(char(0x80 | (c & 0x3F)));
-      } else if (c < 0x10000) {
-        out_.put(char(0xE0 | (c >> 12)));
-        out_.put(char(0x80 | ((c >> 6) & 0x3F)));
-        out_.put(char(0x80 | (c & 0x3F)));
-      } else {
-        out_.put(char(0xF0 | (c >> 18)));
-        out_.put(char(0x80 | ((c >> 12) & 0x3F)));
-        out_.put(char(0x80 | ((c >> 6) & 0x3F)));
-        out_.put(char(0x80 | (c & 0x3F)));
-      }
-    }
-    out_.put('"');
-  }
+  void encode_string(PyObject *s) { strings_.write(out_, s); }
 
   void newline(int level) {
     out_.append('\n');
@@ -437,6 +254,7 @@ private:
   }
 
   const options &o_;
+  string_writer strings_;
   output out_;
   std::vector<PyObject *> open_; // the containers being encoded, for the circular check
 };

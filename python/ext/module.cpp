@@ -134,6 +134,8 @@ PyMethodDef methods[] = {
      "loads(s, **kw): what json.loads(s, **kw) returns."},
     {"dumps", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dumps)), METH_FASTCALL | METH_KEYWORDS,
      "dumps(obj, **kw): what json.dumps(obj, **kw) returns."},
+    {"dumpb", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dumpb)), METH_FASTCALL | METH_KEYWORDS,
+     "dumpb(obj, /, default=None, option=None): what orjson.dumps(obj, default, option) returns."},
     {"parse", parse, METH_O, "parse(data): a lazy view (Object or Array) of a document, or its scalar."},
     {"loads_many", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(loads_many)),
      METH_VARARGS | METH_KEYWORDS, "loads_many(data, format='whitespace', fields=None, default=None)."},

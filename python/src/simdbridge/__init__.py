@@ -23,6 +23,11 @@ Beyond json:
 - load_file(path).
 - checksum(data, stream=False): the project's checksum contract (spec/checksum.md), the value
   every engine of the benchmark must agree on.
+- dumpb(obj, /, default=None, option=None): what orjson.dumps returns (compact UTF-8 bytes),
+  with orjson's option flags (OPT_INDENT_2, OPT_SORT_KEYS, OPT_NON_STR_KEYS, ...; the same
+  values, so orjson's constants work too) and orjson's errors (JSONEncodeError, which is
+  TypeError, with orjson's messages). It serializes what orjson does but numpy's types and
+  orjson.Fragment, which go to `default`; see dumpb's docstring.
 
 Known differences from json:
 
@@ -46,7 +51,7 @@ from typing import IO as _IO, Any as _Any
 
 from ._errors import JSONDecodeError, StreamError
 from . import _core
-from ._core import Array, Object, checksum, dumps, loads, loads_many, parse, parse_many
+from ._core import Array, Object, checksum, dumpb, dumps, loads, loads_many, parse, parse_many
 from collections.abc import Mapping as _Mapping, Sequence as _Sequence
 
 _core._configure(JSONDecodeError, StreamError)
@@ -54,7 +59,28 @@ _Mapping.register(Object)
 _Sequence.register(Array)
 
 __all__ = ["JSONDecodeError", "StreamError", "Object", "Array", "loads", "load", "load_file", "dumps",
-           "dump", "parse", "parse_file", "loads_many", "parse_many", "checksum", "versions"]
+           "dump", "parse", "parse_file", "loads_many", "parse_many", "checksum", "versions", "dumpb",
+           "JSONEncodeError", "OPT_APPEND_NEWLINE", "OPT_INDENT_2", "OPT_NAIVE_UTC", "OPT_NON_STR_KEYS",
+           "OPT_OMIT_MICROSECONDS", "OPT_PASSTHROUGH_DATACLASS", "OPT_PASSTHROUGH_DATETIME",
+           "OPT_PASSTHROUGH_SUBCLASS", "OPT_SERIALIZE_DATACLASS", "OPT_SERIALIZE_NUMPY", "OPT_SERIALIZE_UUID",
+           "OPT_SORT_KEYS", "OPT_STRICT_INTEGER", "OPT_UTC_Z"]
+
+# dumpb's options: orjson's flags, with orjson's values.
+OPT_INDENT_2 = 1
+OPT_NAIVE_UTC = 2
+OPT_NON_STR_KEYS = 4
+OPT_OMIT_MICROSECONDS = 8
+OPT_SERIALIZE_NUMPY = 16  # accepted; numpy's types are not serialized (they go to default)
+OPT_SORT_KEYS = 32
+OPT_STRICT_INTEGER = 64
+OPT_UTC_Z = 128
+OPT_PASSTHROUGH_SUBCLASS = 256
+OPT_PASSTHROUGH_DATETIME = 512
+OPT_APPEND_NEWLINE = 1024
+OPT_PASSTHROUGH_DATACLASS = 2048
+OPT_SERIALIZE_DATACLASS = 0  # the default, as in orjson
+OPT_SERIALIZE_UUID = 0  # the default, as in orjson
+JSONEncodeError = TypeError  # as orjson.JSONEncodeError: dumpb's errors are TypeError
 __version__ = "0.1.0"
 
 

@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: Apache-2.0
+// dumpb(): the bytes orjson.dumps returns (orjson 3.x, measured against 3.13), from the same
+// buffer and string escaping as dumps(). Compact UTF-8; str, int (64-bit), float (NaN and
+// infinities as null), bool, None, list, tuple, dict, dataclasses, enums, UUID, and
+// datetime/date/time as RFC 3339; subclasses of str, int, list and dict as their base type;
+// anything else through `default`. Errors are TypeError with orjson's messages (orjson's
+// JSONEncodeError is TypeError). The option flags are orjson's, with orjson's values.
+//
+// The dispatch follows orjson's order: exact built-in types first, then UUID, tuple, date,
+// time, the four subclasses, enums (whose metaclass is EnumType), dataclasses (a type whose
+// own dict has __dataclass_fields__), then `default`. Containers nest up to 254 deep, and
+// `default` may hand back something that needs it again 254 times.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common.h" // Python.h first
+#include "text_output.h"
+
+#include <datetime.h>
+
+namespace simdbridge::python {
+
+namespace {
+
+enum : uint32_t {
+  opt_indent_2 = 1,
+  opt_naive_utc = 2,
+  opt_non_str_keys = 4,
+  opt_omit_microseconds = 8,
+  opt_serialize_numpy = 16, // accepted; numpy objects are not serialized (they go to `default`)
+  opt_sort_keys = 32,
+  opt_strict_integer = 64,
+  opt_utc_z = 128,
+  opt_passthrough_subclass = 256,
+  opt_passthrough_datetime = 512,
+  opt_append_newline = 1024,
+  opt_passthrough_dataclass = 2048,
+  all_options = 4095,
+};
+
+constexpr int recursion_limit = 255; // the container that would be the 255th level fails
+constexpr int default_limit = 255;   // calls of `default` for one value, one inside another
+
+/** Thrown with a Python exception set. */
+struct failed {};
+
+[[noreturn]] void fail(const char *message) {
+  PyErr_SetString(PyExc_TypeError, message);
+  throw failed{};
+}
+
+/** What dumpb looks up once, at its first call (so that importing simdbridge imports none of it). */
+struct lookups {
+  bool ready = false;
+  PyObject *uuid_type = nullptr;
+  PyObject *enum_meta = nullptr;
+  PyObject *dataclass_field = nullptr; // dataclasses._FIELD: a real field (not ClassVar, InitVar)
+  PyObject *dataclass_fields = nullptr; // "__dataclass_fields__"
+  PyObject *field_type = nullptr;       // "_field_type"
+  PyObject *value = nullptr;            // "value"
+  PyObject *hex = nullptr;              // "hex"
+  PyObject *utcoffset = nullptr;        // "utcoffset"
+
+  bool load() {
+    if (ready) { return true; }
+    PyDateTime_IMPORT;
+    if (PyDateTimeAPI == nullptr) { return false; }
+    PyObject *uuid = PyImport_ImportModule("uuid");
+    PyObject *enum_module = uuid ? PyImport_ImportModule("enum") : nullptr;
+    PyObject *dataclasses = enum_module ? PyImport_ImportModule("dataclasses") : nullptr;
+    if (dataclasses != nullptr) {
+      uuid_type = PyObject_GetAttrString(uuid, "UUID");
+      enum_meta = PyObject_GetAttrString(enum_module, "EnumMeta");
+      dataclass_field = PyObject_GetAttrString(dataclasses, "_FIELD");
+    }
+    Py_XDECREF(uuid);
+    Py_XDECREF(enum_module);
+    Py_XDECREF(dataclasses);
+    dataclass_fields = PyUnicode_InternFromString("__dataclass_fields__");
+    field_type = PyUnicode_InternFromString("_field_type");
+    value = PyUnicode_InternFromString("value");
+    hex = PyUnicode_InternFromString("hex");
+    utcoffset = PyUnicode_InternFromString("utcoffset");
+    ready = uuid_type && enum_meta && dataclass_field && dataclass_fields && field_type && value && hex && utcoffset;
+    return ready;
+  }
+};
+lookups names;
+
+/** A new reference, released at the end of the scope. */
+struct owned {
+  PyObject *p;
+  explicit owned(PyObject *o) : p(o) {}
+  ~owned() { Py_XDECREF(p); }
+  owned(const owned &) = delete;
+  owned &operator=(const owned &) = delete;
+};
+
+/** Pairs of new references (a key or name, a value), released with the vector. */
+struct owned_pairs : std::vector<std::pair<PyObject *, PyObject *>> {
+  owned_pairs() = default;
+  owned_pairs(const owned_pairs &) = delete;
+  owned_pairs &operator=(const owned_pairs &) = delete;
+  ~owned_pairs() {
+    for (auto &kv : *this) {
+      Py_DECREF(kv.first);
+      Py_DECREF(kv.second);
+    }
+  }
+};
+
+class orjson_writer {
+public:
+  orjson_writer(uint32_t options, PyObject *default_fn)
+      : opts_(options), default_(default_fn), strings_(false), indent_((options & opt_indent_2) != 0) {}
+
+  const output &text() const { return out_; }
+  output &text() { return out_; }
+
+  void value(PyObject *obj, int depth, int defaults) {
+    PyTypeObject *type = Py_TYPE(obj);
+    if (type == &PyUnicode_Type) {
+      string(obj);
+    } else if (type == &PyLong_Type) {
+      integer(obj);
+    } else if (type == &PyBool_Type) {
+      out_.append(obj == Py_True ? "true" : "false", obj == Py_True ? 4 : 5);
+    } else if (obj == Py_None) {
+      out_.append("null", 4);
+    } else if (type == &PyFloat_Type) {
+      floating(PyFloat_AS_DOUBLE(obj));
+    } else if (type == &PyList_Type) {
+      sequence(obj, depth, defaults);
+    } else if (type == &PyDict_Type) {
+      dict(obj, depth, defaults);
+    } else if (type == PyDateTimeAPI->DateTimeType && !(opts_ & opt_passthrough_datetime)) {
+      out_.append('"');
+      datetime(obj);
+      out_.append('"');
+    } else {
+      unlikely(obj, type, depth, defaults);
+    }
+  }
+
+private:
+  void unlikely(PyObject *obj, PyTypeObject *type, int depth, int defaults) {
+    const bool dates = !(opts_ & opt_passthrough_datetime);
+    if (reinterpret_cast<PyObject *>(type) == names.uuid_type) {
+      out_.append('"');
+      uuid(obj);
+      out_.append('"');
+    } else if (type == &PyTuple_Type) {
+      sequence(obj, depth, defaults);
+    } else if (dates && type == PyDateTimeAPI->DateType) {
+      out_.append('"');
+      date(obj);
+      out_.append('"');
+    } else if (dates && type == PyDateTimeAPI->TimeType) {
+      out_.append('"');
+      time(obj);
+      out_.append('"');
+    } else if (!(opts_ & opt_passthrough_subclass) && PyUnicode_Check(obj)) {
+      string(obj);
+    } else if (!(opts_ & opt_passthrough_subclass) && PyLong_Check(obj)) {
+      integer(obj);
+    } else if (!(opts_ & opt_passthrough_subclass) && PyList_Check(obj)) {
+      sequence(obj, depth, defaults);
+    } else if (!(opts_ & opt_passthrough_subclass) && PyDict_Check(obj)) {
+      dict(obj, depth, defaults);
+    } else if (reinterpret_cast<PyObject *>(Py_TYPE(type)) == names.enum_meta) {
+      owned v(PyObject_GetAttr(obj, names.value));
+      if (v.p == nullptr) { throw failed{}; }
+      value(v.p, depth, defaults);
+    } else if (!(opts_ & opt_passthrough_dataclass) && type->tp_dict != nullptr &&
+               PyDict_Contains(type->tp_dict, names.dataclass_fields) == 1) {
+      dataclass(obj, depth, defaults);
+    } else {
+      through_default(obj, depth, defaults);
+    }
+  }
+
+  void through_default(PyObject *obj, int depth, int defaults) {
+    if (default_ == nullptr) {
+      PyErr_Format(PyExc_TypeError, "Type is not JSON serializable: %s", Py_TYPE(obj)->tp_name);
+      throw failed{};
+    }
+    if (defaults >= default_limit) { fail("default serializer exceeds recursion limit"); }
+    owned converted(PyObject_CallOneArg(default_, obj));
+    if (converted.p == nullptr) {
+      // orjson's error, caused by default's own.
+      PyObject *type, *cause, *trace;
+      PyErr_Fetch(&type, &cause, &trace);
+      PyErr_NormalizeException(&type, &cause, &trace);
+      if (trace != nullptr && cause != nullptr) { PyException_SetTraceback(cause, trace); }
+      Py_XDECREF(type);
+      Py_XDECREF(trace);
+      PyErr_Format(PyExc_TypeError, "Type is not JSON serializable: %s", Py_TYPE(obj)->tp_name);
+      PyObject *t2, *error, *trace2;
+      PyErr_Fetch(&t2, &error, &trace2);
+      PyErr_NormalizeException(&t2, &error, &trace2);
+      if (cause != nullptr) { PyException_SetCause(error, cause); } // steals cause
+      PyErr_Restore(t2, error, trace2);
+      throw failed{};
+    }
+    value(converted.p, depth, defaults + 1);
+  }
+
+  /** A str from its UTF-8: CPython keeps it in the str once made (as orjson), so that writing
+   *  the same strs again copies it; a lone surrogate has none. */
+  void string(PyObject *s) {
+    if (PyUnicode_IS_ASCII(s)) {
+      strings_.write(out_, s);
+      return;
+    }
+    Py_ssize_t n;
+    const char *utf8 = PyUnicode_AsUTF8AndSize(s, &n);
+    if (utf8 == nullptr) {
+      PyErr_Clear();
+      fail("str is not valid UTF-8: surrogates not allowed");
+    }
+    strings_.write_utf8(out_, utf8, size_t(n));
+  }
+
+  void integer(PyObject *obj) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    char buf[24];
+    std::to_chars_result r{};
+    if (overflow == 0) {
+      if (v == -1 && PyErr_Occurred()) { throw failed{}; }
+      if ((opts_ & opt_strict_integer) && (v > max_53 || v < -max_53)) { fail("Integer exceeds 53-bit range"); }
+      r = std::to_chars(buf, buf + sizeof buf, v);
+    } else {
+      const unsigned long long u = overflow > 0 ? PyLong_AsUnsignedLongLong(obj) : 0;
+      if (overflow < 0 || (u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
+        PyErr_Clear();
+        fail("Integer exceeds 64-bit range");
+      }
+      if (opts_ & opt_strict_integer) { fail("Integer exceeds 53-bit range"); }
+      r = std::to_chars(buf, buf + sizeof buf, u);
+    }
+    out_.append(buf, size_t(r.ptr - buf));
+  }
+
+  /** orjson's float text: shortest digits, positional from 1e-5 to below 1e16, else d.ddde[+-]x. */
+  void floating(double d) {
+    if (!std::isfinite(d)) {
+      out_.append("null", 4);
+      return;
+    }
+    out_.reserve(32);
+    const decimal_digits v = shortest_digits(d);
+    if (v.negative) { out_.put('-'); }
+    if (v.point >= -4 && v.point <= 16) {
+      put_positional(out_, v);
+      return;
+    }
+    put_mantissa(out_, v);
+    const int exponent = v.point - 1;
+    out_.put(exponent < 0 ? '-' : '+');
+    char buf[8];
+    const auto r = std::to_chars(buf, buf + sizeof buf, exponent < 0 ? -exponent : exponent);
+    out_.put(buf, size_t(r.ptr - buf));
+  }
+
+  void newline(int depth) {
+    out_.reserve(size_t(depth) * 2 + 1);
+    out_.put('\n');
+    for (int i = 0; i < depth; i++) { out_.put("  ", 2); }
+  }
+
+  static int enter(int depth) {
+    if (depth + 1 >= recursion_limit) { fail("Recursion limit reached"); }
+    return depth + 1;
+  }
+
+  /** A list, a tuple, or a list's subclass (its storage, not its __iter__). */
+  void sequence(PyObject *seq, int depth, int defaults) {
+    const bool tuple = PyTuple_Check(seq);
+    const auto size = [&] { return tuple ? PyTuple_GET_SIZE(seq) : PyList_GET_SIZE(seq); };
+    if (size() == 0) {
+      out_.append("[]", 2);
+      return;
+    }
+    const int inner = enter(depth);
+    out_.append('[');
+    for (Py_ssize_t i = 0; i < size(); i++) { // a default may shorten a list being written
+      if (i > 0) { out_.append(','); }
+      if (indent_) { newline(inner); }
+      PyObject *item = tuple ? PyTuple_GET_ITEM(seq, i) : PyList_GET_ITEM(seq, i);
+      Py_INCREF(item);
+      owned hold(item);
+      value(item, inner, defaults);
+    }
+    if (indent_) { newline(depth); }
+    out_.append(']');
+  }
+
+  void member_key(PyObject *key, bool first, int inner) {
+    if (!first) { out_.append(','); }
+    if (indent_) { newline(inner); }
+    string(key);
+    out_.append(indent_ ? ": " : ":", indent_ ? 2 : 1);
+  }
+
+  void dict(PyObject *d, int depth, int defaults) {
+    if (PyDict_GET_SIZE(d) == 0) {
+      out_.append("{}", 2);
+      return;
+    }
+    const int inner = enter(depth);
+    out_.append('{');
+    if (!(opts_ & (opt_sort_keys | opt_non_str_keys))) {
+      Py_ssize_t pos = 0;
+      PyObject *key, *item;
+      bool first = true;
+      while (PyDict_Next(d, &pos, &key, &item)) {
+        Py_INCREF(key);
+        Py_INCREF(item);
+        owned hold_key(key), hold_item(item);
+        if (Py_TYPE(key) != &PyUnicode_Type) { fail("Dict key must be str"); }
+        member_key(key, first, inner);
+        value(item, inner, defaults);
+        first = false;
+      }
+    } else {
+      // Keys as strs (converted where OPT_NON_STR_KEYS allows), sorted by their UTF-8 where
+      // OPT_SORT_KEYS asks (code point order: UTF-8 keeps it).
+      owned_pairs members; // the key's str, the value
+      members.reserve(size_t(PyDict_GET_SIZE(d)));
+      Py_ssize_t pos = 0;
+      PyObject *key, *item;
+      while (PyDict_Next(d, &pos, &key, &item)) {
+        PyObject *k = key_text(key);
+        Py_INCREF(item);
+        members.emplace_back(k, item);
+      }
+      if (opts_ & opt_sort_keys) {
+        for (auto &kv : members) { // the UTF-8 of each key, cached in it, or its surrogate error
+          if (PyUnicode_AsUTF8AndSize(kv.first, nullptr) == nullptr) {
+            PyErr_Clear();
+            fail("str is not valid UTF-8: surrogates not allowed");
+          }
+        }
+        std::stable_sort(members.begin(), members.end(), [](const auto &a, const auto &b) {
+          Py_ssize_t na, nb;
+          const char *sa = PyUnicode_AsUTF8AndSize(a.first, &na);
+          const char *sb = PyUnicode_AsUTF8AndSize(b.first, &nb);
+          const int c = std::memcmp(sa, sb, size_t(std::min(na, nb)));
+          return c < 0 || (c == 0 && na < nb);
+        });
+      }
+      members_of(members, inner, defaults);
+    }
+    if (indent_) { newline(depth); }
+    out_.append('}');
+  }
+
+  /** An object's members (keys as strs), after its '{' and before its '}'. */
+  void members_of(const owned_pairs &members, int inner, int defaults) {
+    bool first = true;
+    for (const auto &kv : members) {
+      member_key(kv.first, first, inner);
+      value(kv.second, inner, defaults);
+      first = false;
+    }
+  }
+
+  /** A dict key as a str (a new reference): a str, or what OPT_NON_STR_KEYS turns into one. */
+  PyObject *key_text(PyObject *key) {
+    if (Py_TYPE(key) == &PyUnicode_Type) {
+      Py_INCREF(key);
+      return key;
+    }
+    if (!(opts_ & opt_non_str_keys)) { fail("Dict key must be str"); }
+    if (PyUnicode_Check(key)) { return PyUnicode_FromObject(key); } // a subclass: its characters
+    if (key == Py_None || PyBool_Check(key)) {
+      return PyUnicode_FromString(key == Py_None ? "null" : key == Py_True ? "true" : "false");
+    }
+    if (reinterpret_cast<PyObject *>(Py_TYPE(Py_TYPE(key))) == names.enum_meta) {
+      owned v(PyObject_GetAttr(key, names.value));
+      if (v.p == nullptr) { throw failed{}; }
+      return key_text(v.p);
+    }
+    // The rest as their values' text: written to a scratch buffer, then made a str.
+    orjson_writer scratch(opts_ & ~opt_indent_2, nullptr);
+    output &o = scratch.out_;
+    if (PyLong_Check(key)) {
+      int overflow = 0;
+      PyLong_AsLongLongAndOverflow(key, &overflow);
+      if (overflow < 0 || (overflow > 0 && PyLong_AsUnsignedLongLong(key) == static_cast<unsigned long long>(-1) &&
+                           PyErr_Occurred())) {
+        PyErr_Clear();
+        fail("Dict integer key must be within 64-bit range");
+      }
+      scratch.opts_ &= ~opt_strict_integer;
+      scratch.integer(key);
+    } else if (PyFloat_Check(key)) {
+      scratch.floating(PyFloat_AS_DOUBLE(key));
+    } else if (PyDateTime_CheckExact(key)) {
+      scratch.datetime(key);
+    } else if (PyDate_CheckExact(key)) {
+      scratch.date(key);
+    } else if (PyTime_CheckExact(key)) {
+      scratch.time(key);
+    } else if (reinterpret_cast<PyObject *>(Py_TYPE(key)) == names.uuid_type) {
+      scratch.uuid(key);
+    } else {
+      fail("Dict key must a type serializable with OPT_NON_STR_KEYS"); // sic: orjson's words
+    }
+    return PyUnicode_FromStringAndSize(o.data(), Py_ssize_t(o.size()));
+  }
+
+  /** A dataclass instance as an object: its __dict__'s public members, or (with __slots__)
+   *  its public fields in order. OPT_SORT_KEYS does not apply (as orjson). */
+  void dataclass(PyObject *obj, int depth, int defaults) {
+    PyObject **dict_ptr = _PyObject_GetDictPtr(obj);
+    PyObject *instance_dict = dict_ptr != nullptr ? *dict_ptr : nullptr;
+    owned_pairs members; // the name, the value
+    const auto is_public = [](PyObject *name) {
+      return PyUnicode_Check(name) && !(PyUnicode_GET_LENGTH(name) > 0 && PyUnicode_READ_CHAR(name, 0) == '_');
+    };
+    if (instance_dict != nullptr) {
+      Py_ssize_t pos = 0;
+      PyObject *name, *item;
+      while (PyDict_Next(instance_dict, &pos, &name, &item)) {
+        if (!is_public(name)) { continue; }
+        Py_INCREF(name);
+        Py_INCREF(item);
+        members.emplace_back(name, item);
+      }
+    } else {
+      owned fields(PyObject_GetAttr(reinterpret_cast<PyObject *>(Py_TYPE(obj)), names.dataclass_fields));
+      if (fields.p == nullptr || !PyDict_Check(fields.p)) {
+        if (fields.p == nullptr) { throw failed{}; }
+        fail("__dataclass_fields__ is not a dict");
+      }
+      Py_ssize_t pos = 0;
+      PyObject *name, *field;
+      while (PyDict_Next(fields.p, &pos, &name, &field)) {
+        if (!is_public(name)) { continue; }
+        owned kind(PyObject_GetAttr(field, names.field_type));
+        if (kind.p == nullptr) { throw failed{}; }
+        if (kind.p != names.dataclass_field) { continue; } // a ClassVar or an InitVar
+        PyObject *item = PyObject_GetAttr(obj, name);
+        if (item == nullptr) {
+          // A slot never set or deleted: left out, as the __dict__ path leaves it out (orjson
+          // 3.13 crashes here).
+          if (!PyErr_ExceptionMatches(PyExc_AttributeError)) { throw failed{}; }
+          PyErr_Clear();
+          continue;
+        }
+        Py_INCREF(name);
+        members.emplace_back(name, item);
+      }
+    }
+    if (members.empty()) {
+      out_.append("{}", 2);
+      return;
+    }
+    const int inner = enter(depth);
+    out_.append('{');
+    members_of(members, inner, defaults);
+    if (indent_) { newline(depth); }
+    out_.append('}');
+  }
+
+  void uuid(PyObject *obj) {
+    owned hex(PyObject_GetAttr(obj, names.hex));
+    if (hex.p == nullptr) { throw failed{}; }
+    Py_ssize_t n;
+    const char *h = PyUnicode_Check(hex.p) ? PyUnicode_AsUTF8AndSize(hex.p, &n) : nullptr;
+    if (h == nullptr || n != 32) {
+      PyErr_Clear();
+      fail("UUID.hex is not 32 hexadecimal digits");
+    }
+    out_.reserve(36);
+    out_.put(h, 8);
+    out_.put('-');
+    out_.put(h + 8, 4);
+    out_.put('-');
+    out_.put(h + 12, 4);
+    out_.put('-');
+    out_.put(h + 16, 4);
+    out_.put('-');
+    out_.put(h + 20, 12);
+  }
+
+  /** n as `width` digits, zero-padded (unchecked). */
+  void digits(int n, int width) {
+    char buf[8];
+    for (int i = width - 1; i >= 0; i--) {
+      buf[i] = char('0' + n % 10);
+      n /= 10;
+    }
+    out_.put(buf, size_t(width));
+  }
+
+  void put_date(int year, int month, int day) {
+    digits(year, 4);
+    out_.put('-');
+    digits(month, 2);
+    out_.put('-');
+    digits(day, 2);
+  }
+
+  void put_time(int hour, int minute, int second, int microsecond) {
+    digits(hour, 2);
+    out_.put(':');
+    digits(minute, 2);
+    out_.put(':');
+    digits(second, 2);
+    if (microsecond != 0 && !(opts_ & opt_omit_microseconds)) {
+      out_.put('.');
+      digits(microsecond, 6);
+    }
+  }
+
+  void date(PyObject *obj) {
+    out_.reserve(10);
+    put_date(PyDateTime_GET_YEAR(obj), PyDateTime_GET_MONTH(obj), PyDateTime_GET_DAY(obj));
+  }
+
+  void time(PyObject *obj) {
+    if (PyDateTime_TIME_GET_TZINFO(obj) != Py_None) { fail("datetime.time must not have tzinfo set"); }
+    out_.reserve(15);
+    put_time(PyDateTime_TIME_GET_HOUR(obj), PyDateTime_TIME_GET_MINUTE(obj), PyDateTime_TIME_GET_SECOND(obj),
+             PyDateTime_TIME_GET_MICROSECOND(obj));
+  }
+
+  /** RFC 3339: the offset in whole minutes (its seconds dropped, as orjson), "Z" for UTC with OPT_UTC_Z. */
+  void datetime(PyObject *obj) {
+    PyObject *tz = PyDateTime_DATE_GET_TZINFO(obj);
+    bool has_offset = false;
+    long offset = 0; // seconds east of UTC
+    if (tz != Py_None) {
+      owned delta(PyObject_CallMethodOneArg(tz, names.utcoffset, obj));
+      if (delta.p == nullptr) { throw failed{}; }
+      has_offset = true;
+      if (PyDelta_Check(delta.p)) {
+        offset = long(PyDateTime_DELTA_GET_DAYS(delta.p)) * 86400 + PyDateTime_DELTA_GET_SECONDS(delta.p);
+      }
+    } else if (opts_ & opt_naive_utc) {
+      has_offset = true;
+    }
+    out_.reserve(32);
+    put_date(PyDateTime_GET_YEAR(obj), PyDateTime_GET_MONTH(obj), PyDateTime_GET_DAY(obj));
+    out_.put('T');
+    put_time(PyDateTime_DATE_GET_HOUR(obj), PyDateTime_DATE_GET_MINUTE(obj), PyDateTime_DATE_GET_SECOND(obj),
+             PyDateTime_DATE_GET_MICROSECOND(obj));
+    if (!has_offset) { return; }
+    if (offset == 0 && (opts_ & opt_utc_z)) {
+      out_.put('Z');
+      return;
+    }
+    const long magnitude = offset < 0 ? -offset : offset;
+    out_.put(offset < 0 ? '-' : '+');
+    digits(int(magnitude / 3600), 2);
+    out_.put(':');
+    digits(int(magnitude / 60 % 60), 2);
+  }
+
+  static constexpr long long max_53 = (1LL << 53) - 1;
+
+  uint32_t opts_;
+  PyObject *default_; // borrowed; null: no default
+  string_writer strings_;
+  bool indent_;
+  output out_;
+};
+
+} // namespace
+
+PyObject *dumpb(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  // dumpb(obj, /, default=None, option=None), as orjson.dumps(obj, default, option).
+  PyObject *obj = nargs > 0 ? args[0] : nullptr;
+  PyObject *default_fn = nargs > 1 ? args[1] : nullptr;
+  PyObject *option = nargs > 2 ? args[2] : nullptr;
+  if (nargs > 3) {
+    PyErr_Format(PyExc_TypeError, "dumpb() takes at most 3 positional arguments (%zd given)", nargs);
+    return nullptr;
+  }
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; k++) {
+    PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+    PyObject *v = args[nargs + k];
+    if (PyUnicode_CompareWithASCIIString(name, "default") == 0 && default_fn == nullptr) {
+      default_fn = v;
+    } else if (PyUnicode_CompareWithASCIIString(name, "option") == 0 && option == nullptr) {
+      option = v;
+    } else {
+      PyErr_Format(PyExc_TypeError, "dumpb() got an unexpected or repeated keyword argument '%U'", name);
+      return nullptr;
+    }
+  }
+  if (obj == nullptr) {
+    PyErr_SetString(PyExc_TypeError, "dumpb() missing 1 required positional argument: 'obj'");
+    return nullptr;
+  }
+  uint32_t opts = 0;
+  if (option != nullptr && option != Py_None) {
+    const long v = PyLong_CheckExact(option) ? PyLong_AsLong(option) : -1;
+    if (v < 0 || v > all_options) {
+      PyErr_Clear();
+      PyErr_SetString(PyExc_TypeError, "Invalid opts");
+      return nullptr;
+    }
+    opts = uint32_t(v);
+  }
+  if (!names.load()) { return nullptr; }
+  try {
+    orjson_writer w(opts, default_fn);
+    w.value(obj, 0, 0);
+    if (opts & opt_append_newline) { w.text().append('\n'); }
+    return PyBytes_FromStringAndSize(w.text().data(), Py_ssize_t(w.text().size()));
+  } catch (const failed &) {
+    return nullptr;
+  } catch (const std::bad_alloc &) {
+    return PyErr_NoMemory();
+  }
+}
+
+} // namespace simdbridge::python
