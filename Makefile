@@ -5,7 +5,7 @@
 #   make build   the C++ core, the CLI (build/bin/simdbridge), the core's tests, the JVM library
 #                (jvm/target) and its benchmarks (jvm/jmh/target/benchmarks.jar), and the Python
 #                package installed into .venv
-#   make test    build, then every test: C++ (also under ASan and UBSan), JVM, Python
+#   make test    build, then every test: C++ and Python (both also under ASan and UBSan), JVM
 #   make bench   build, then the benchmark suites into results/ (FULL=1 for the full run)
 #   make data    fetch the corpus into $(SIMDBRIDGE_DATA) from its public sources
 SHELL := /bin/bash
@@ -26,9 +26,10 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 BUILD := build
 SANITIZE_BUILD := build/sanitize
+PY_SANITIZE_BUILD := build/python-sanitize
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDBRIDGE_BUILD_CLI=ON -DSIMDBRIDGE_BUILD_TESTS=ON
 
-.PHONY: build test bench data deps venv test-core test-sanitize test-jvm test-python clean
+.PHONY: build test bench data deps venv test-core test-sanitize test-jvm test-python test-python-sanitize clean
 
 deps:
 	@tools/install_deps.sh core jvm python
@@ -60,7 +61,7 @@ build: deps $(VENV)/.simdbridge
 	@$(MVN) -f jvm/pom.xml install -DskipTests
 	@$(MVN) -f jvm/jmh/pom.xml package -DskipTests
 
-test: build test-core test-sanitize test-jvm test-python
+test: build test-core test-sanitize test-jvm test-python test-python-sanitize
 	@echo "== all tests passed"
 
 test-core: build
@@ -84,6 +85,20 @@ test-jvm: build
 test-python: build
 	@echo "== test: Python package (pytest)"
 	@$(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+
+# The same tests over the extension built with ASan and UBSan (the tests that measure the
+# process's memory skip themselves: the sanitizer's quarantine holds what is freed).
+test-python-sanitize: build
+	@echo "== test: Python package under AddressSanitizer and UndefinedBehaviorSanitizer"
+	@cmake -S python -B $(PY_SANITIZE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+		-DPython_EXECUTABLE=$(abspath $(PYTHON)) > /dev/null
+	@cmake --build $(PY_SANITIZE_BUILD) -j $(JOBS)
+	@rm -rf $(PY_SANITIZE_BUILD)/pkg && mkdir -p $(PY_SANITIZE_BUILD)/pkg
+	@cp -r python/src/simdbridge $(PY_SANITIZE_BUILD)/pkg/ && cp $(PY_SANITIZE_BUILD)/_core.*.so $(PY_SANITIZE_BUILD)/pkg/simdbridge/
+	@SIMDBRIDGE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$(abspath $(PY_SANITIZE_BUILD))/pkg \
+		LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libubsan.so)" \
+		$(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 
 bench: build venv
 	@$(PYTHON) bench/run.py $(if $(FULL),--full,)

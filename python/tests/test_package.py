@@ -7,6 +7,8 @@ import pathlib
 import threading
 import time
 
+import pytest
+
 import simdbridge
 from simdbridge import _core
 from conftest import data_dir
@@ -89,3 +91,11 @@ def test_checksum_gives_the_spec_s_vectors():
         assert e.offset == 9
     else:
         raise AssertionError("no error")
+
+
+def test_the_sanitized_run_tests_the_sanitized_build():
+    # make test-python-sanitize: the instrumented extension, not the one installed in .venv.
+    import os
+    if not os.environ.get("SIMDBRIDGE_SANITIZED"):
+        pytest.skip("not the sanitized run")
+    assert "python-sanitize" in simdbridge._core.__file__
