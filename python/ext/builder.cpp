@@ -82,6 +82,9 @@ inline uint64_t word(const char *p, size_t n) noexcept {
   return n >= 8 ? w : w & ((uint64_t(1) << (8 * n)) - 1);
 }
 
+/** Bytes 8 to 15 of a key of n bytes as word() reads them; 0 for a key of up to 8 bytes. */
+inline uint64_t second_word(const char *p, size_t n) noexcept { return n > 8 ? word(p + 8, n - 8) : 0; }
+
 /** One UTF-8 sequence at s[i] (valid, not ASCII) as a code point; i moves past it. */
 inline uint32_t decode_sequence(const uint8_t *s, size_t &i) noexcept {
   uint32_t c = s[i];
@@ -303,7 +306,7 @@ inline PyObject *make_key(std::string_view key) {
   const size_t n = key.size();
   if (n > key_cache_max_length) { return uncached_key(p, n); }
   const uint64_t w0 = word(p, n);
-  const uint64_t w1 = n > 8 ? word(p + 8, n - 8) : 0;
+  const uint64_t w1 = second_word(p, n);
   // Independent multiplications (no long chain before the table is read); the length and, past
   // 16 bytes, the last 8 bytes are mixed in too: twitter.json's many keys that share their first
   // 16 bytes ("profile_background_...") must not all fall on one slot.
@@ -333,7 +336,7 @@ inline PyObject *make_value_str(std::string_view value) {
   const size_t n = value.size();
   if (n > 16) { return make_str(p, n); }
   const uint64_t w0 = word(p, n);
-  const uint64_t w1 = n > 8 ? word(p + 8, n - 8) : 0;
+  const uint64_t w1 = second_word(p, n);
   if (((w0 | w1) & 0x8080808080808080ULL) != 0) { return make_str(p, n); }
   const uint64_t h = (w0 * 0x9E3779B97F4A7C15ULL) ^ ((w1 ^ uint64_t(n)) * 0xC2B2AE3D27D4EB4FULL);
   key_set &set = value_cache[(h >> 40) & (value_cache_sets - 1)];
@@ -344,7 +347,6 @@ inline PyObject *make_value_str(std::string_view value) {
 }
 
 PyObject *build(const tape_view &t, size_t &i);
-
 
 /**
  * The value at i when it is not a container; i moves past it. Inlined into the containers'
@@ -431,6 +433,9 @@ constexpr uint32_t shape_max_members = 64;
 constexpr size_t shape_slots = 512;
 /** Misses in a row after which a slot's template gives way to the shape that missed it. */
 constexpr uint32_t shape_strikes = 4;
+/** A slot whose shape could not be a template waits twice as long after each refusal, up to
+ *  shape_strikes << this: without it, every object of that shape built its template again. */
+constexpr uint32_t shape_max_refusals = 6;
 
 /** A key of a shape: its first 16 bytes (the rest zero) and its length; longer keys compare
  *  their tail with the template's str. */
@@ -445,7 +450,15 @@ struct shape {
   shape_key *keys = nullptr;
   uint32_t members = 0;
   uint32_t misses = 0;
+  uint32_t refusals = 0; // templates refused in a row here (non-ASCII, long or duplicate keys)
 
+  /** Whether the slot holds something other objects must miss first: a template, or a refusal. */
+  bool occupied() const noexcept { return dict != nullptr || refusals != 0; }
+
+  /** Misses after which the slot tries the shape that missed it. */
+  uint32_t patience() const noexcept { return shape_strikes << refusals; }
+
+  /** Empties the slot (its refusals stay: remember_shape sets them). */
   void clear() noexcept {
     Py_CLEAR(dict);
     std::free(keys);
@@ -463,8 +476,7 @@ struct shape {
       const std::string_view key = t.string(j);
       const shape_key &k = keys[m];
       const size_t len = key.size();
-      if (len != k.length || word(key.data(), len) != k.w0 ||
-          (len > 8 && word(key.data() + 8, len - 8) != k.w1) ||
+      if (len != k.length || word(key.data(), len) != k.w0 || second_word(key.data(), len) != k.w1 ||
           (len > 16 && std::memcmp(PyUnicode_1BYTE_DATA(e[m].key) + 16, key.data() + 16, len - 16) != 0)) {
         return false;
       }
@@ -479,7 +491,7 @@ inline shape &shape_slot(const tape_view &t, size_t i, uint32_t n) noexcept {
   const std::string_view first = t.string(i + 1);
   const size_t len = first.size();
   const uint64_t w0 = word(first.data(), len);
-  const uint64_t w1 = len > 8 ? word(first.data() + 8, len - 8) : 0;
+  const uint64_t w1 = second_word(first.data(), len);
   const uint64_t h = (w0 * 0x9E3779B97F4A7C15ULL) ^ ((w1 ^ (uint64_t(len) << 32) ^ n) * 0xC2B2AE3D27D4EB4FULL);
   return shapes[(h >> 40) & (shape_slots - 1)];
 }
@@ -487,11 +499,12 @@ inline shape &shape_slot(const tape_view &t, size_t i, uint32_t n) noexcept {
 /**
  * Makes `s` the template of the object at i (n members): where its keys are n distinct ASCII
  * strs of up to 64 bytes (from the key cache) and the mirrored layout finds them. The templates
- * keep at most 512 x 64 such keys alive. Otherwise, or without memory,
- * `s` stays empty. Needs no exception set; leaves none.
+ * keep at most 512 x 64 such keys alive. Otherwise, or without memory, `s` stays empty and
+ * counts one refusal more. Needs no exception set; leaves none.
  */
 void remember_shape(shape &s, const tape_view &t, size_t i, uint32_t n) {
   s.clear();
+  if (s.refusals < shape_max_refusals) { s.refusals++; } // until the template is made, below
   auto *keys = static_cast<shape_key *>(std::malloc(sizeof(shape_key) * n));
   PyObject *dict = PyDict_New(); // grown by insertion, so that its keys stay of the str-only kind
   bool ok = keys != nullptr && dict != nullptr;
@@ -502,7 +515,7 @@ void remember_shape(shape &s, const tape_view &t, size_t i, uint32_t n) {
     ok = str != nullptr && PyUnicode_IS_COMPACT_ASCII(str) &&
          _PyDict_SetItem_KnownHash(dict, str, Py_None, reinterpret_cast<PyASCIIObject *>(str)->hash) == 0;
     Py_XDECREF(str);
-    if (ok) { keys[m] = {word(key.data(), key.size()), key.size() > 8 ? word(key.data() + 8, key.size() - 8) : 0, uint32_t(key.size())}; }
+    if (ok) { keys[m] = {word(key.data(), key.size()), second_word(key.data(), key.size()), uint32_t(key.size())}; }
     j = t.next(j + 1);
   }
   // The mirror's check: entry m holds the m-th key (no duplicates), its value None.
@@ -523,6 +536,7 @@ void remember_shape(shape &s, const tape_view &t, size_t i, uint32_t n) {
   s.dict = dict;
   s.keys = keys;
   s.members = n;
+  s.refusals = 0;
 }
 
 /**
@@ -568,12 +582,12 @@ PyObject *build(const tape_view &t, size_t &i) {
     shape *s = nullptr;
     if (n != 0 && n <= shape_max_members) {
       s = &shape_slot(t, i, n);
-      if (s->dict != nullptr) {
-        if (s->matches(t, i, n)) {
-          s->misses = 0;
-          return build_from_shape(*s, t, i, n);
-        }
-        s = ++s->misses >= shape_strikes ? s : nullptr; // a miss: the template stays, until it has missed enough
+      if (s->dict != nullptr && s->matches(t, i, n)) {
+        s->misses = 0;
+        return build_from_shape(*s, t, i, n);
+      }
+      if (s->occupied()) {
+        s = ++s->misses >= s->patience() ? s : nullptr; // a miss: the slot stays as it is, until it has missed enough
       }
     }
     const size_t start = i;
