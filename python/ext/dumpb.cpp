@@ -118,7 +118,6 @@ public:
   orjson_writer(uint32_t options, PyObject *default_fn)
       : opts_(options), default_(default_fn), strings_(false), indent_((options & opt_indent_2) != 0) {}
 
-  const output &text() const { return out_; }
   output &text() { return out_; }
 
   void value(PyObject *obj, int depth, int defaults) {
@@ -226,24 +225,31 @@ private:
   }
 
   void integer(PyObject *obj) {
+    if (!put_integer(obj, (opts_ & opt_strict_integer) != 0)) { fail("Integer exceeds 64-bit range"); }
+  }
+
+  /** An int's digits; false, and nothing written, where it is past 64 bits (its caller names the
+   *  error: a value's and a key's differ). Past 53 bits where `strict`: orjson's error. */
+  bool put_integer(PyObject *obj, bool strict) {
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     char buf[24];
     std::to_chars_result r{};
     if (overflow == 0) {
       if (v == -1 && PyErr_Occurred()) { throw failed{}; }
-      if ((opts_ & opt_strict_integer) && (v > max_53 || v < -max_53)) { fail("Integer exceeds 53-bit range"); }
+      if (strict && (v > max_53 || v < -max_53)) { fail("Integer exceeds 53-bit range"); }
       r = std::to_chars(buf, buf + sizeof buf, v);
     } else {
       const unsigned long long u = overflow > 0 ? PyLong_AsUnsignedLongLong(obj) : 0;
       if (overflow < 0 || (u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
         PyErr_Clear();
-        fail("Integer exceeds 64-bit range");
+        return false;
       }
-      if (opts_ & opt_strict_integer) { fail("Integer exceeds 53-bit range"); }
+      if (strict) { fail("Integer exceeds 53-bit range"); }
       r = std::to_chars(buf, buf + sizeof buf, u);
     }
     out_.append(buf, size_t(r.ptr - buf));
+    return true;
   }
 
   /** orjson's float text: shortest digits, positional from 1e-5 to below 1e16, else d.ddde[+-]x. */
@@ -335,7 +341,12 @@ private:
       Py_ssize_t pos = 0;
       PyObject *key, *item;
       while (PyDict_Next(d, &pos, &key, &item)) {
+        Py_INCREF(item); // held first: an enum key's value runs Python code, which may change d
+        owned hold_item(item);
+        Py_INCREF(key);
+        owned hold_key(key);
         PyObject *k = key_text(key);
+        if (k == nullptr) { throw failed{}; } // no memory for the key's str
         Py_INCREF(item);
         members.emplace_back(k, item);
       }
@@ -370,7 +381,8 @@ private:
     }
   }
 
-  /** A dict key as a str (a new reference): a str, or what OPT_NON_STR_KEYS turns into one. */
+  /** A dict key as a str (a new reference, or null with an exception set): a str, or what
+   *  OPT_NON_STR_KEYS turns into one. */
   PyObject *key_text(PyObject *key) {
     if (Py_TYPE(key) == &PyUnicode_Type) {
       Py_INCREF(key);
@@ -386,33 +398,27 @@ private:
       if (v.p == nullptr) { throw failed{}; }
       return key_text(v.p);
     }
-    // The rest as their values' text: written to a scratch buffer, then made a str.
-    orjson_writer scratch(opts_ & ~opt_indent_2, nullptr);
-    output &o = scratch.out_;
+    // The rest as their values' text (OPT_STRICT_INTEGER aside), written past the end of the
+    // output, made a str, and taken off again.
+    const size_t mark = out_.size();
     if (PyLong_Check(key)) {
-      int overflow = 0;
-      PyLong_AsLongLongAndOverflow(key, &overflow);
-      if (overflow < 0 || (overflow > 0 && PyLong_AsUnsignedLongLong(key) == static_cast<unsigned long long>(-1) &&
-                           PyErr_Occurred())) {
-        PyErr_Clear();
-        fail("Dict integer key must be within 64-bit range");
-      }
-      scratch.opts_ &= ~opt_strict_integer;
-      scratch.integer(key);
+      if (!put_integer(key, false)) { fail("Dict integer key must be within 64-bit range"); }
     } else if (PyFloat_Check(key)) {
-      scratch.floating(PyFloat_AS_DOUBLE(key));
+      floating(PyFloat_AS_DOUBLE(key));
     } else if (PyDateTime_CheckExact(key)) {
-      scratch.datetime(key);
+      datetime(key);
     } else if (PyDate_CheckExact(key)) {
-      scratch.date(key);
+      date(key);
     } else if (PyTime_CheckExact(key)) {
-      scratch.time(key);
+      time(key);
     } else if (reinterpret_cast<PyObject *>(Py_TYPE(key)) == names.uuid_type) {
-      scratch.uuid(key);
+      uuid(key);
     } else {
       fail("Dict key must a type serializable with OPT_NON_STR_KEYS"); // sic: orjson's words
     }
-    return PyUnicode_FromStringAndSize(o.data(), Py_ssize_t(o.size()));
+    PyObject *text = PyUnicode_FromStringAndSize(out_.data() + mark, Py_ssize_t(out_.size() - mark));
+    out_.resize(mark);
+    return text;
   }
 
   /** A dataclass instance as an object: its __dict__'s public members, or (with __slots__)
