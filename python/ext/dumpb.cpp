@@ -182,9 +182,14 @@ private:
     }
   }
 
+  /** Sets orjson's error for an object it does not serialize. */
+  static void set_not_serializable(PyObject *obj) {
+    PyErr_Format(PyExc_TypeError, "Type is not JSON serializable: %s", Py_TYPE(obj)->tp_name);
+  }
+
   void through_default(PyObject *obj, int depth, int defaults) {
     if (default_ == nullptr) {
-      PyErr_Format(PyExc_TypeError, "Type is not JSON serializable: %s", Py_TYPE(obj)->tp_name);
+      set_not_serializable(obj);
       throw failed{};
     }
     if (defaults >= default_limit) { fail("default serializer exceeds recursion limit"); }
@@ -197,7 +202,7 @@ private:
       if (trace != nullptr && cause != nullptr) { PyException_SetTraceback(cause, trace); }
       Py_XDECREF(type);
       Py_XDECREF(trace);
-      PyErr_Format(PyExc_TypeError, "Type is not JSON serializable: %s", Py_TYPE(obj)->tp_name);
+      set_not_serializable(obj);
       PyObject *t2, *error, *trace2;
       PyErr_Fetch(&t2, &error, &trace2);
       PyErr_NormalizeException(&t2, &error, &trace2);
@@ -449,6 +454,10 @@ private:
       PyObject *name, *field;
       while (PyDict_Next(fields.p, &pos, &name, &field)) {
         if (!is_public(name)) { continue; }
+        Py_INCREF(name); // held: the attribute lookups below may run Python code
+        owned hold_name(name);
+        Py_INCREF(field);
+        owned hold_field(field);
         owned kind(PyObject_GetAttr(field, names.field_type));
         if (kind.p == nullptr) { throw failed{}; }
         if (kind.p != names.dataclass_field) { continue; } // a ClassVar or an InitVar

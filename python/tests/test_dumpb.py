@@ -187,6 +187,25 @@ def test_dataclass_with_a_slot_never_set_is_not_a_crash():
     check(p)
 
 
+def test_a_dataclass_that_changes_its_fields_while_written_is_not_a_crash():
+    @dataclasses.dataclass(slots=True)
+    class Mutating:
+        a: int
+        b: int
+
+        def __getattribute__(self, name):
+            if name == "a":  # the fields being iterated go, and their dict with them
+                fields = type(self).__dataclass_fields__
+                type(self).__dataclass_fields__ = {}
+                fields.clear()
+                import gc
+                gc.collect()
+            return object.__getattribute__(self, name)
+
+    assert simdbridge.dumpb(Mutating(1, 2)) == b'{"a":1}'
+    assert simdbridge.dumpb(Mutating(1, 2)) == b"{}"
+
+
 def test_datetimes():
     utc = datetime.timezone.utc
     zones = [None, utc, datetime.timezone(datetime.timedelta(hours=5, minutes=30)),
