@@ -139,9 +139,10 @@ def test_reference_counts():
         simdbridge.dumps(obj)
 
     # Caches warmed: the key cache, and the dict templates, which hold their values' None. A
-    # template that earlier tests left in a slot these shapes share gives way after a few
-    # misses, and its None references go with it: that happens here, not in the count below.
-    for _ in range(10):
+    # slot that earlier tests left with another shape's template (or a refusal) gives way after
+    # up to 256 misses, and None references go or come with it: that happens here, not in the
+    # count below (each round misses such a slot at least twice).
+    for _ in range(300):
         work()
     gc.collect()
     before = counts()
