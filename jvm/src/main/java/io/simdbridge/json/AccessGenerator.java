@@ -3,6 +3,7 @@ package io.simdbridge.json;
 
 import static java.lang.constant.ConstantDescs.CD_Object;
 import static java.lang.constant.ConstantDescs.CD_boolean;
+import static java.lang.constant.ConstantDescs.CD_byte;
 import static java.lang.constant.ConstantDescs.CD_double;
 import static java.lang.constant.ConstantDescs.CD_int;
 import static java.lang.constant.ConstantDescs.CD_long;
@@ -102,6 +103,10 @@ final class AccessGenerator {
                     code.areturn();
                 });
             }
+            if (readsInOrder(model)) {
+                cb.withMethodBody("readInOrder", MTD_READ_IN_ORDER, ClassFile.ACC_PUBLIC,
+                        code -> readInOrder(code, beanDesc, model));
+            }
             for (Family f : Family.values()) {
                 List<Integer> setters = new ArrayList<>();
                 for (int p = 0; p < model.read.size(); p++) {
@@ -138,6 +143,127 @@ final class AccessGenerator {
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+    }
+
+    private static final ClassDesc CD_VALUE = ClassDesc.of(BeanAccess.Value.class.getName());
+    private static final MethodTypeDesc MTD_READ_IN_ORDER = MethodTypeDesc.of(CD_long, CD_Object, CD_int, CD_int, CD_Object,
+            CD_VALUE.arrayType(), CD_byte.arrayType(2));
+
+    /**
+     * Classes of up to 64 properties, each with a name: made by a creator (records), or by a
+     * no-argument constructor with a setter or field for each.
+     */
+    static boolean readsInOrder(BeanModel model) {
+        if (model.read.size() > 64 || (model.creator == null && model.noArgs == null)) {
+            return false;
+        }
+        for (BeanModel.Property p : model.read) {
+            if (p.name == null || (model.creator == null && p.access == null)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * BeanAccess.readInOrder(tape 1, k 2, end 3, bean 4, codecs 5, names 6): per property, in
+     * order, the key compared with its name's length and first 16 bytes as constants (and its
+     * tail, past 16 bytes), the value read by the property's own typed read and stored directly
+     * (a creator's class: boxed into the arguments array, which {@code bean} is then). The first
+     * key that is not the expected one ends it. Locals: 7 the value's word, 8 the number of
+     * properties read.
+     */
+    private static void readInOrder(CodeBuilder code, ClassDesc beanDesc, BeanModel model) {
+        Label done = code.newLabel();
+        for (int p = 0; p < model.read.size(); p++) {
+            BeanModel.Property prop = model.read.get(p);
+            byte[] name = BeanCodec.utf8(prop.name);
+            code.loadConstant(p);
+            code.istore(8);
+            code.iload(2);
+            code.iload(3);
+            code.if_icmpge(done);
+            code.aload(1);
+            code.iload(2);
+            code.loadConstant(name.length);
+            code.loadConstant(Keys.firstWord(name));
+            code.loadConstant(Keys.secondWord(name));
+            code.invokestatic(CD_ACCESS, "keyIs", MethodTypeDesc.of(CD_boolean, CD_Object, CD_int, CD_int, CD_long, CD_long));
+            code.ifeq(done);
+            if (name.length > 16) {
+                code.aload(1);
+                code.iload(2);
+                code.aload(6);
+                code.loadConstant(p);
+                code.aaload();
+                code.invokestatic(CD_ACCESS, "keyTailIs", MethodTypeDesc.of(CD_boolean, CD_Object, CD_int, CD_byte.arrayType()));
+                code.ifeq(done);
+            }
+            code.iload(2);
+            code.iconst_2();
+            code.iadd();
+            code.istore(7);
+            boolean creator = model.creator != null;
+            code.aload(4);
+            if (creator) {
+                code.checkcast(CD_Object.arrayType());
+                code.loadConstant(p);
+            } else {
+                code.checkcast(beanDesc);
+            }
+            Class<?> raw = prop.raw;
+            String read = raw == int.class ? "readInt" : raw == short.class ? "readShort" : raw == byte.class ? "readByte"
+                    : raw == char.class ? "readChar" : raw == long.class ? "readLong" : raw == double.class ? "readDouble"
+                    : raw == float.class ? "readFloat" : raw == boolean.class ? "readBoolean" : raw == String.class ? "readString"
+                    : null;
+            if (read != null) {
+                code.aload(1);
+                code.iload(7);
+                code.invokestatic(CD_ACCESS, read, MethodTypeDesc.of(desc(raw), CD_Object, CD_int));
+            } else {
+                code.aload(5);
+                code.loadConstant(p);
+                code.aaload();
+                code.aload(1);
+                code.iload(7);
+                code.invokevirtual(CD_VALUE, "readValue", MethodTypeDesc.of(CD_Object, CD_Object, CD_int));
+                if (!creator) {
+                    code.checkcast(desc(raw));
+                }
+            }
+            BeanModel.Access a = prop.access;
+            if (creator) {
+                if (raw.isPrimitive()) { // boxed as BeanCodec.readBoxed does: construct() unboxes it
+                    Class<?> box = MethodType.methodType(raw).wrap().returnType();
+                    code.invokestatic(desc(box), "valueOf", MethodTypeDesc.of(desc(box), desc(raw)));
+                }
+                code.aastore();
+            } else if (a.field() != null) {
+                code.putfield(desc(a.field().getDeclaringClass()), a.field().getName(), desc(a.field().getType()));
+            } else {
+                invoke(code, a.method());
+                if (a.method().getReturnType() != void.class) {
+                    pop(code, a.method().getReturnType());
+                }
+            }
+            code.aload(1);
+            code.iload(7);
+            code.invokestatic(CD_ACCESS, "next", MethodTypeDesc.of(CD_int, CD_Object, CD_int));
+            code.istore(2);
+        }
+        code.loadConstant(model.read.size());
+        code.istore(8);
+        code.labelBinding(done);
+        code.iload(8);
+        code.i2l();
+        code.loadConstant(32);
+        code.lshl();
+        code.iload(2);
+        code.i2l();
+        code.loadConstant(0xFFFFFFFFL);
+        code.land();
+        code.lor();
+        code.lreturn();
     }
 
     /** lookupswitch on the property index (slot 2); each case ends in a return. */

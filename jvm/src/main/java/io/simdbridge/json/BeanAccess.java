@@ -61,6 +61,89 @@ public abstract class BeanAccess {
         throw noProperty(p);
     }
 
+    /**
+     * Reads the bean's properties in their declared order, starting at the key at word {@code k}
+     * of the tape, for as long as the keys come in that order (JSON written from a class usually
+     * keeps it): each key is compared with the name it should be, and its value read and stored
+     * with no lookup and no switch. Returns the number of properties read in the high 32 bits and
+     * the word index of the first key not read (or {@code end}) in the low 32; the caller reads
+     * the rest of the object by name. This one reads none: generated for most classes (see
+     * AccessGenerator); {@code bean} is the creator's arguments array for a class made by one
+     * (records), each value boxed. {@code codecs} holds the codecs of the
+     * properties read through one (by read-property index), {@code names} every property's UTF-8
+     * name (for names past 16 bytes).
+     */
+    public long readInOrder(Object tape, int k, int end, Object bean, Value[] codecs, byte[][] names) {
+        return k & 0xFFFFFFFFL;
+    }
+
+    /**
+     * Not API: what the generated {@link #readInOrder} calls to read a property through its codec.
+     * A public type (the codecs themselves are not), so that a class generated in the bean's
+     * package may name it; the call site is in the generated class, so each property's codec
+     * type is profiled, and inlined, on its own.
+     */
+    public abstract static class Value {
+        Value() {}
+
+        /** The value at word {@code w} of the tape (a {@code Tape}). */
+        public abstract Object readValue(Object tape, int w);
+    }
+
+    // Called by the generated readInOrder. The tape is passed as an Object: its class is not
+    // public. Each is a static call the JIT inlines.
+
+    /** Whether the key at k has the given UTF-8 length and first 16 bytes (see Tape.keyIs). */
+    protected static boolean keyIs(Object tape, int k, int length, long first, long second) {
+        return ((Tape) tape).keyIs(k, length, first, second);
+    }
+
+    /** Whether the bytes of the key at k past its 16th are those of {@code name}. */
+    protected static boolean keyTailIs(Object tape, int k, byte[] name) {
+        return ((Tape) tape).keyTailIs(k, name);
+    }
+
+    protected static int readInt(Object tape, int w) {
+        return ((Tape) tape).intValue(w);
+    }
+
+    protected static short readShort(Object tape, int w) {
+        return ((Tape) tape).shortValue(w);
+    }
+
+    protected static byte readByte(Object tape, int w) {
+        return ((Tape) tape).byteValue(w);
+    }
+
+    protected static char readChar(Object tape, int w) {
+        return ((Tape) tape).charValue(w);
+    }
+
+    protected static long readLong(Object tape, int w) {
+        return ((Tape) tape).longValue(w);
+    }
+
+    protected static double readDouble(Object tape, int w) {
+        return ((Tape) tape).doubleValue(w);
+    }
+
+    protected static float readFloat(Object tape, int w) {
+        return (float) ((Tape) tape).doubleValue(w);
+    }
+
+    protected static boolean readBoolean(Object tape, int w) {
+        return ((Tape) tape).booleanValue(w);
+    }
+
+    protected static String readString(Object tape, int w) {
+        return ((Tape) tape).string(w);
+    }
+
+    /** The word index past the value at w. */
+    protected static int next(Object tape, int w) {
+        return ((Tape) tape).next(w);
+    }
+
     /** For the generated switches' default branch. */
     public static RuntimeException noProperty(int p) {
         return new IllegalStateException("simdbridge: no property " + p + " of this kind (a generator bug)");

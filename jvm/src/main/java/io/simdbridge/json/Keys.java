@@ -30,9 +30,8 @@ final class Keys {
         for (int i = 0; i < n; i++) {
             byte[] b = names[i].getBytes(StandardCharsets.UTF_8);
             this.names[i] = b;
-            byte[] padded = Arrays.copyOf(b, Math.max(16, b.length));
-            first[i] = word(padded, 0, b.length);
-            second[i] = b.length > 8 ? word(padded, 8, b.length - 8) : 0;
+            first[i] = firstWord(b);
+            second[i] = secondWord(b);
             int h = hash(first[i], second[i], b.length) & mask;
             while (table[h] != 0) {
                 h = (h + 1) & mask;
@@ -43,6 +42,16 @@ final class Keys {
 
     int size() {
         return names.length;
+    }
+
+    /** A name's first 8 bytes as a little-endian long, zero past its end. */
+    static long firstWord(byte[] name) {
+        return word(Arrays.copyOf(name, Math.max(16, name.length)), 0, name.length);
+    }
+
+    /** A name's bytes 8 to 15 as a little-endian long, zero past its end. */
+    static long secondWord(byte[] name) {
+        return name.length > 8 ? word(Arrays.copyOf(name, Math.max(16, name.length)), 8, name.length - 8) : 0;
     }
 
     private static long word(byte[] b, int at, int length) {

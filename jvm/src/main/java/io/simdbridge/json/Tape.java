@@ -82,6 +82,37 @@ final class Tape {
         return (int) words[w + 1];
     }
 
+    /**
+     * Whether the key at k is the name whose UTF-8 is {@code length} bytes, the first 16 of them
+     * (zero-padded, little-endian) {@code first} and {@code second}: the generated readers'
+     * check for the property they expect next.
+     */
+    boolean keyIs(int k, int length, long first, long second) {
+        long word = words[k + 1];
+        if ((int) word != length) {
+            return false;
+        }
+        int off = (int) (word >>> 32);
+        long a = (long) LONGS.get(strings, off);
+        if (length < 8) {
+            return (a & ((1L << (8 * length)) - 1)) == first;
+        }
+        if (a != first) {
+            return false;
+        }
+        if (length == 8) {
+            return true;
+        }
+        long b = (long) LONGS.get(strings, off + 8);
+        return (length >= 16 ? b : b & ((1L << (8 * (length - 8))) - 1)) == second;
+    }
+
+    /** Whether the bytes of the key at k past its 16th are those of {@code name} (its length checked already). */
+    boolean keyTailIs(int k, byte[] name) {
+        int off = stringOffset(k);
+        return java.util.Arrays.equals(strings, off + 16, off + name.length, name, 16, name.length);
+    }
+
     // --- values --------------------------------------------------------------------------------
 
     /**
