@@ -26,9 +26,10 @@ import java.util.List;
 
 /**
  * Generates a bean's {@link BeanAccess} with the ClassFile API: a hidden class, nestmate of the
- * bean, whose methods switch on the property index to a direct field store or load, a setter or
- * getter call, or the constructor. Defined once per class; the JIT inlines it like hand-written
- * code.
+ * bean, with the constructor call; setters that switch on the property index to a direct field
+ * store or a setter call; a reader of the properties in declared order (readInOrder) and a
+ * writer of all of them (writeProperties), unrolled, one typed read or write per property.
+ * Defined once per class; the JIT inlines it like hand-written code.
  */
 final class AccessGenerator {
     private static final ClassDesc CD_ACCESS = ClassDesc.of(BeanAccess.class.getName());
@@ -36,15 +37,14 @@ final class AccessGenerator {
 
     /** The accessor method families: a property's kind decides which one carries it. */
     enum Family {
-        INT("setInt", "getInt", CD_int), LONG("setLong", "getLong", CD_long), DOUBLE("setDouble", "getDouble", CD_double),
-        BOOLEAN("setBoolean", "getBoolean", CD_boolean), OBJECT("setObject", "getObject", CD_Object);
+        INT("setInt", CD_int), LONG("setLong", CD_long), DOUBLE("setDouble", CD_double), BOOLEAN("setBoolean", CD_boolean),
+        OBJECT("setObject", CD_Object);
 
-        final String setter, getter;
+        final String setter;
         final ClassDesc value;
 
-        Family(String setter, String getter, ClassDesc value) {
+        Family(String setter, ClassDesc value) {
             this.setter = setter;
-            this.getter = getter;
             this.value = value;
         }
 
@@ -103,6 +103,8 @@ final class AccessGenerator {
                     code.areturn();
                 });
             }
+            cb.withMethodBody("writeProperties", MTD_WRITE_PROPERTIES, ClassFile.ACC_PUBLIC,
+                    code -> writeProperties(code, beanDesc, model));
             if (readsInOrder(model)) {
                 cb.withMethodBody("readInOrder", MTD_READ_IN_ORDER, ClassFile.ACC_PUBLIC,
                         code -> readInOrder(code, beanDesc, model));
@@ -118,16 +120,6 @@ final class AccessGenerator {
                 if (!setters.isEmpty()) {
                     cb.withMethodBody(f.setter, MethodTypeDesc.of(CD_void, CD_Object, CD_int, f.value), ClassFile.ACC_PUBLIC,
                             code -> switchOn(code, setters, p -> store(code, beanDesc, model.read.get(p), f)));
-                }
-                List<Integer> getters = new ArrayList<>();
-                for (int p = 0; p < model.write.size(); p++) {
-                    if (Family.of(model.write.get(p).raw) == f) {
-                        getters.add(p);
-                    }
-                }
-                if (!getters.isEmpty()) {
-                    cb.withMethodBody(f.getter, MethodTypeDesc.of(f.value, CD_Object, CD_int), ClassFile.ACC_PUBLIC,
-                            code -> switchOn(code, getters, p -> load(code, beanDesc, model.write.get(p), f)));
                 }
             }
         });
@@ -266,6 +258,121 @@ final class AccessGenerator {
         code.lreturn();
     }
 
+    private static final MethodTypeDesc MTD_WRITE_PROPERTIES = MethodTypeDesc.of(CD_void, CD_Object, CD_Object,
+            CD_VALUE.arrayType(), CD_byte.arrayType(2), CD_byte.arrayType(2));
+
+    /** Whether a key written is known to be the object's first, known not to be, or known only at run time. */
+    private enum KeyState { FIRST, NOT_FIRST, MAYBE }
+
+    /**
+     * BeanAccess.writeProperties(bean 1, out 2, codecs 3, firstKeys 4, nextKeys 5): per written
+     * property, its value loaded from its field or getter and written by its typed write, a null
+     * (where it may be one) written or left out as the writer says. Whether a key takes its
+     * comma is known at generation from the first property that is always written on; before
+     * that, local 6 says whether nothing is written yet. A value is kept on the stack, never in a
+     * local, so that no two property types ever meet in the frames (no class hierarchy to resolve).
+     */
+    private static void writeProperties(CodeBuilder code, ClassDesc beanDesc, BeanModel model) {
+        code.iconst_1();
+        code.istore(6);
+        KeyState state = KeyState.FIRST;
+        for (int p = 0; p < model.write.size(); p++) {
+            BeanModel.Property prop = model.write.get(p);
+            Class<?> raw = prop.raw;
+            if (raw.isPrimitive()) {
+                key(code, p, state);
+                code.aload(2);
+                loadValue(code, beanDesc, prop);
+                String write = raw == long.class ? "writeLong" : raw == double.class ? "writeDouble"
+                        : raw == float.class ? "writeFloat" : raw == boolean.class ? "writeBoolean"
+                        : raw == char.class ? "writeChar" : "writeInt";
+                ClassDesc type = raw == short.class || raw == byte.class ? CD_int : desc(raw); // writeInt takes them
+                code.invokestatic(CD_ACCESS, write, MethodTypeDesc.of(CD_void, CD_Object, type));
+                state = KeyState.NOT_FIRST;
+                continue;
+            }
+            Label nonNull = code.newLabel();
+            Label end = code.newLabel();
+            loadValue(code, beanDesc, prop); // [v]
+            code.dup();
+            code.ifnonnull(nonNull);
+            code.pop(); // []
+            code.aload(2);
+            code.invokestatic(CD_ACCESS, "omitsNulls", MethodTypeDesc.of(CD_boolean, CD_Object));
+            code.ifne(end);
+            key(code, p, state);
+            code.aload(2);
+            code.invokestatic(CD_ACCESS, "writeNull", MethodTypeDesc.of(CD_void, CD_Object));
+            code.goto_(end);
+            code.labelBinding(nonNull); // [v]
+            key(code, p, state);
+            if (raw == String.class) {
+                code.aload(2);
+                code.swap(); // [out, v]
+                code.checkcast(desc(String.class));
+                code.invokestatic(CD_ACCESS, "writeString", MethodTypeDesc.of(CD_void, CD_Object, desc(String.class)));
+            } else {
+                code.aload(3);
+                code.loadConstant(p);
+                code.aaload(); // [v, codec]
+                code.swap();
+                code.aload(2);
+                code.swap(); // [codec, out, v]
+                code.invokevirtual(CD_VALUE, "writeValue", MethodTypeDesc.of(CD_void, CD_Object, CD_Object));
+            }
+            code.labelBinding(end);
+            if (state == KeyState.FIRST) {
+                state = KeyState.MAYBE;
+            }
+        }
+        code.return_();
+    }
+
+    /** Writes property p's key, with its comma where another property came before it. */
+    private static void key(CodeBuilder code, int p, KeyState state) {
+        switch (state) {
+            case FIRST -> {
+                keyFrom(code, 4, p);
+                code.iconst_0();
+                code.istore(6);
+            }
+            case NOT_FIRST -> keyFrom(code, 5, p);
+            case MAYBE -> {
+                Label next = code.newLabel();
+                Label done = code.newLabel();
+                code.iload(6);
+                code.ifeq(next);
+                keyFrom(code, 4, p);
+                code.iconst_0();
+                code.istore(6);
+                code.goto_(done);
+                code.labelBinding(next);
+                keyFrom(code, 5, p);
+                code.labelBinding(done);
+            }
+        }
+    }
+
+    private static void keyFrom(CodeBuilder code, int keys, int p) {
+        code.aload(2);
+        code.aload(keys);
+        code.loadConstant(p);
+        code.aaload();
+        code.invokestatic(CD_ACCESS, "writeKey", MethodTypeDesc.of(CD_void, CD_Object, CD_byte.arrayType()));
+    }
+
+    /** Pushes the property's value, from the bean in local 1, as its field or getter gives it. */
+    private static void loadValue(CodeBuilder code, ClassDesc beanDesc, BeanModel.Property prop) {
+        code.aload(1);
+        code.checkcast(beanDesc);
+        BeanModel.Access a = prop.access;
+        if (a.field() != null) {
+            code.getfield(desc(a.field().getDeclaringClass()), a.field().getName(), desc(a.field().getType()));
+        } else {
+            invoke(code, a.method());
+        }
+    }
+
     /** lookupswitch on the property index (slot 2); each case ends in a return. */
     private static void switchOn(CodeBuilder code, List<Integer> properties, java.util.function.IntConsumer body) {
         Label fallback = code.newLabel();
@@ -327,29 +434,6 @@ final class AccessGenerator {
             }
         }
         code.return_();
-    }
-
-    /** getX(Object bean, int p): the value returned. */
-    private static void load(CodeBuilder code, ClassDesc beanDesc, BeanModel.Property prop, Family f) {
-        code.aload(1);
-        code.checkcast(beanDesc);
-        BeanModel.Access a = prop.access;
-        if (a.field() != null) {
-            code.getfield(desc(a.field().getDeclaringClass()), a.field().getName(), desc(a.field().getType()));
-        } else {
-            invoke(code, a.method());
-        }
-        switch (f) {
-            case INT, BOOLEAN -> code.ireturn();
-            case LONG -> code.lreturn();
-            case DOUBLE -> {
-                if (prop.raw == float.class) {
-                    code.f2d();
-                }
-                code.dreturn();
-            }
-            case OBJECT -> code.areturn();
-        }
     }
 
     private static void invoke(CodeBuilder code, Method m) {

@@ -3,10 +3,10 @@ package io.simdbridge.json;
 
 /**
  * Not API: the superclass of the accessors simdbridge generates for each bound class (a hidden
- * class in the bean's package, with direct field stores, setter and getter calls and a direct
- * constructor call: no reflection per value). Public only so that a generated class in another
- * package may extend it. Property {@code p} is a read property's index in the set* methods and
- * a written property's index in the get* methods.
+ * class in the bean's package, with direct field stores and loads, setter and getter calls and a
+ * direct constructor call: no reflection per value). Public only so that a generated class in
+ * another package may extend it. Property {@code p} is a read property's index in the set*
+ * methods.
  */
 public abstract class BeanAccess {
     protected BeanAccess() {}
@@ -41,26 +41,6 @@ public abstract class BeanAccess {
         throw noProperty(p);
     }
 
-    public int getInt(Object bean, int p) {
-        throw noProperty(p);
-    }
-
-    public long getLong(Object bean, int p) {
-        throw noProperty(p);
-    }
-
-    public double getDouble(Object bean, int p) {
-        throw noProperty(p);
-    }
-
-    public boolean getBoolean(Object bean, int p) {
-        throw noProperty(p);
-    }
-
-    public Object getObject(Object bean, int p) {
-        throw noProperty(p);
-    }
-
     /**
      * Reads the bean's properties in their declared order, starting at the key at word {@code k}
      * of the tape, for as long as the keys come in that order (JSON written from a class usually
@@ -88,6 +68,63 @@ public abstract class BeanAccess {
 
         /** The value at word {@code w} of the tape (a {@code Tape}). */
         public abstract Object readValue(Object tape, int w);
+
+        /** Writes a non-null value to {@code out} (a {@code JsonWriter}). */
+        public abstract void writeValue(Object out, Object value);
+    }
+
+    /**
+     * Writes the bean's properties, from the first key to the last value (the caller writes the
+     * braces), each read with its field or getter and written by its own typed write, with no
+     * switch: generated for every class (see AccessGenerator). {@code firstKeys} and
+     * {@code nextKeys} hold each written property's {@code "name":} and {@code ,"name":};
+     * {@code codecs} the codecs of those written through one.
+     */
+    public void writeProperties(Object bean, Object out, Value[] codecs, byte[][] firstKeys, byte[][] nextKeys) {
+        throw new UnsupportedOperationException();
+    }
+
+    // Called by the generated writeProperties. The writer is passed as an Object, as the tape is.
+
+    protected static void writeKey(Object out, byte[] key) {
+        ((JsonWriter) out).writeRaw(key);
+    }
+
+    /** Whether the write in progress leaves out properties that are null. */
+    protected static boolean omitsNulls(Object out) {
+        return ((JsonWriter) out).omitNulls;
+    }
+
+    protected static void writeNull(Object out) {
+        ((JsonWriter) out).writeNull();
+    }
+
+    protected static void writeInt(Object out, int v) {
+        ((JsonWriter) out).writeInt(v);
+    }
+
+    protected static void writeLong(Object out, long v) {
+        ((JsonWriter) out).writeLong(v);
+    }
+
+    protected static void writeDouble(Object out, double v) {
+        ((JsonWriter) out).writeDouble(v);
+    }
+
+    protected static void writeFloat(Object out, float v) {
+        ((JsonWriter) out).writeFloat(v);
+    }
+
+    protected static void writeBoolean(Object out, boolean v) {
+        ((JsonWriter) out).writeBoolean(v);
+    }
+
+    protected static void writeChar(Object out, char v) {
+        ((JsonWriter) out).writeString(String.valueOf(v));
+    }
+
+    protected static void writeString(Object out, String v) {
+        ((JsonWriter) out).writeString(v);
     }
 
     // Called by the generated readInOrder. The tape is passed as an Object: its class is not

@@ -5,10 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * A record or a class, read from a JSON object and written as one. Keys are matched as bytes
- * ({@link Keys}); values go straight from the tape into the generated {@link BeanAccess}: a
- * typed store per property, with no boxing for primitives (records and creators collect their
- * arguments first, boxed, then call the constructor once).
+ * A record or a class, read from a JSON object and written as one, through the code generated
+ * for it ({@link BeanAccess}, {@link AccessGenerator}). Reading: the properties that come in
+ * declared order are read by the generated readInOrder, with no lookup; the rest by name, keys
+ * matched as bytes ({@link Keys}), each value going straight from the tape into a typed store,
+ * with no boxing for primitives (records and creators collect their arguments first, boxed, then
+ * call the constructor once). Writing: the generated writeProperties, a typed write per property.
  */
 final class BeanCodec<T> extends Codec<T> {
     // Property kinds: how a value is read from the tape and handed to the accessor.
@@ -31,7 +33,6 @@ final class BeanCodec<T> extends Codec<T> {
     private int[] requiredBeyond64 = new int[0];
     private Object[] defaults; // creators: each argument's value where its property is missing
     // Write side.
-    private int[] writeKinds;
     private Codec<?>[] writeCodecs;
     private byte[][] firstKey; // "name":
     private byte[][] nextKey;  // ,"name":
@@ -82,14 +83,12 @@ final class BeanCodec<T> extends Codec<T> {
         keyToProperty = map.stream().mapToInt(Integer::intValue).toArray();
         requiredBeyond64 = requiredHigh.stream().mapToInt(Integer::intValue).toArray();
         int m = model.write.size();
-        writeKinds = new int[m];
         writeCodecs = new Codec<?>[m];
         firstKey = new byte[m][];
         nextKey = new byte[m][];
         for (int p = 0; p < m; p++) {
             BeanModel.Property prop = model.write.get(p);
-            writeKinds[p] = kind(prop.raw);
-            writeCodecs[p] = writeKinds[p] == OBJECT ? codecs.apply(prop.type) : null;
+            writeCodecs[p] = kind(prop.raw) == OBJECT ? codecs.apply(prop.type) : null;
             JsonWriter w = new JsonWriter(prop.name.length() * 6 + 4);
             w.writeString(prop.name);
             w.writeByte((byte) ':');
@@ -227,60 +226,12 @@ final class BeanCodec<T> extends Codec<T> {
     }
 
     @Override
-    @SuppressWarnings({"unchecked", "rawtypes"})
     void write(JsonWriter out, T bean) {
         if (++out.depth > 1000) {
             throw new IllegalStateException("simdbridge: objects nest more than 1000 deep (a cycle?) writing " + type.getName());
         }
-        BeanAccess a = access;
         out.writeByte((byte) '{');
-        boolean first = true;
-        for (int p = 0, n = writeKinds.length; p < n; p++) {
-            switch (writeKinds[p]) {
-                case INT, SHORT, BYTE -> {
-                    out.writeRaw(first ? firstKey[p] : nextKey[p]);
-                    out.writeInt(a.getInt(bean, p));
-                }
-                case CHAR -> {
-                    out.writeRaw(first ? firstKey[p] : nextKey[p]);
-                    out.writeString(String.valueOf((char) a.getInt(bean, p)));
-                }
-                case LONG -> {
-                    out.writeRaw(first ? firstKey[p] : nextKey[p]);
-                    out.writeLong(a.getLong(bean, p));
-                }
-                case DOUBLE -> {
-                    out.writeRaw(first ? firstKey[p] : nextKey[p]);
-                    out.writeDouble(a.getDouble(bean, p));
-                }
-                case FLOAT -> {
-                    out.writeRaw(first ? firstKey[p] : nextKey[p]);
-                    out.writeFloat((float) a.getDouble(bean, p));
-                }
-                case BOOLEAN -> {
-                    out.writeRaw(first ? firstKey[p] : nextKey[p]);
-                    out.writeBoolean(a.getBoolean(bean, p));
-                }
-                default -> {
-                    Object v = a.getObject(bean, p);
-                    if (v == null) {
-                        if (out.omitNulls) {
-                            continue;
-                        }
-                        out.writeRaw(first ? firstKey[p] : nextKey[p]);
-                        out.writeNull();
-                    } else {
-                        out.writeRaw(first ? firstKey[p] : nextKey[p]);
-                        if (writeKinds[p] == STRING) {
-                            out.writeString((String) v);
-                        } else {
-                            ((Codec) writeCodecs[p]).write(out, v);
-                        }
-                    }
-                }
-            }
-            first = false;
-        }
+        access.writeProperties(bean, out, writeCodecs, firstKey, nextKey);
         out.writeByte((byte) '}');
         out.depth--;
     }

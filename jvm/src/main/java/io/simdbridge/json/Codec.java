@@ -15,6 +15,13 @@ abstract class Codec<T> extends BeanAccess.Value {
         return read((Tape) tape, w);
     }
 
+    /** {@link #write}, for the generated writers (BeanAccess.writeProperties). */
+    @Override
+    @SuppressWarnings("unchecked")
+    public final void writeValue(Object out, Object value) {
+        write((JsonWriter) out, (T) value);
+    }
+
     /** Writes a non-null value. */
     abstract void write(JsonWriter out, T value);
 }

@@ -14,12 +14,13 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The generated in-order reader (BeanAccess.readInOrder): a class read through its no-argument
- * constructor reads the keys that come in declared order with no lookup, and the rest by name.
- * Whatever the order, the keys in between, and where the order breaks, the result must be the
- * one the lookup alone gives, with the same policies and the same errors.
+ * The code generated per class (AccessGenerator). Its in-order reader (BeanAccess.readInOrder)
+ * reads the keys that come in declared order with no lookup, and the rest by name: whatever the
+ * order, the keys in between, and where the order breaks, the result must be the one the lookup
+ * alone gives, with the same policies and the same errors. Its writer (writeProperties) writes
+ * every property with its own typed write, commas placed whichever properties are left out.
  */
-class InOrderTest {
+class GeneratedAccessTest {
     /** Every kind the generated reader stores itself, names of every length around 8 and 16 bytes. */
     public static class Wide {
         public int i;
@@ -320,5 +321,60 @@ class InOrderTest {
         assertEquals(0, w.l);
         assertEquals(null, w.eightChr);
         assertEquals(null, w.sixteenCharsName);
+    }
+
+    @Test
+    void writesEveryKindInDeclaredOrder() {
+        Random r = new Random(5);
+        for (int round = 0; round < 200; round++) {
+            Wide w = random(r, 0);
+            String json = Json.writeString(w);
+            assertEquals("{" + String.join(",", members(w)) + "}", json);
+            assertEquals(w, Json.read(json, Wide.class));
+        }
+    }
+
+    public static class Nullable {
+        public String a;
+        public List<Integer> b;
+        public Nullable c;
+    }
+
+    public static class Mixed {
+        public String a;
+        public int n;
+        public String z;
+    }
+
+    @Test
+    void nullsWrittenOrLeftOut() {
+        JsonMapper omit = JsonMapper.builder().omitNulls(true).build();
+        for (int mask = 0; mask < 8; mask++) {
+            Nullable v = new Nullable();
+            List<String> all = new ArrayList<>();
+            List<String> present = new ArrayList<>();
+            v.a = (mask & 1) != 0 ? "x" : null;
+            v.b = (mask & 2) != 0 ? List.of(1, 2) : null;
+            v.c = (mask & 4) != 0 ? new Nullable() : null;
+            String[] written = {
+                "\"a\":" + (v.a == null ? "null" : "\"x\""),
+                "\"b\":" + (v.b == null ? "null" : "[1,2]"),
+                "\"c\":" + (v.c == null ? "null" : "{\"a\":null,\"b\":null,\"c\":null}")};
+            for (int i = 0; i < 3; i++) {
+                all.add(written[i]);
+                if ((mask & (1 << i)) != 0) {
+                    present.add(written[i].replace("{\"a\":null,\"b\":null,\"c\":null}", "{}"));
+                }
+            }
+            assertEquals("{" + String.join(",", all) + "}", Json.writeString(v));
+            assertEquals("{" + String.join(",", present) + "}", omit.writeString(v));
+        }
+        Mixed m = new Mixed();
+        assertEquals("{\"n\":0}", omit.writeString(m));
+        m.z = "z";
+        assertEquals("{\"n\":0,\"z\":\"z\"}", omit.writeString(m));
+        m.a = "a";
+        assertEquals("{\"a\":\"a\",\"n\":0,\"z\":\"z\"}", omit.writeString(m));
+        assertEquals("{\"a\":\"a\",\"n\":0,\"z\":\"z\"}", Json.writeString(m));
     }
 }
