@@ -261,7 +261,7 @@ error parser::to_tape(input in, tape_buffer &out) noexcept {
       state_->tape_open.resize(size_t(options_.max_depth) + 1); // once per parser
     }
     internal::tape_sink sink(&out, state_->tape_open.data());
-    const auto finish = [&out](const auto &s) -> error {
+    const auto finish = [&out](const auto &s) -> error { // s: a sink, or the walk that held one
       out.words_used = s.words();
       out.strings_used = s.strings();
       return s.fits() ? error{} : error{error_code::output_too_small, 0};
@@ -279,14 +279,13 @@ error parser::to_tape(input in, tape_buffer &out) noexcept {
         // structural; the strings never pass the input's bytes (unescaping only shortens), and
         // a 16-byte store starts before their end. Arrays that large need no check per write.
         if (out.word_capacity / 2 >= count && out.string_capacity >= in.size + 16) {
-          internal::unchecked_tape_sink unchecked(&out, state_->tape_open.data());
-          internal::structural_walk<internal::unchecked_tape_sink> fast(data, index, count, unchecked,
-                                                                        state_->scopes.data(), options_.max_depth);
-          if (fast.document()) { return finish(fast.sink()); }
+          internal::structural_walk<internal::unchecked_tape_sink> fast(
+              data, index, count, &out, state_->tape_open.data(), state_->scopes.data(), options_.max_depth);
+          if (fast.document()) { return finish(fast); }
         } else {
-          internal::structural_walk<internal::tape_sink> fast(data, index, count, sink, state_->scopes.data(),
-                                                              options_.max_depth);
-          if (fast.document()) { return finish(fast.sink()); }
+          internal::structural_walk<internal::tape_sink> fast(
+              data, index, count, &out, state_->tape_open.data(), state_->scopes.data(), options_.max_depth);
+          if (fast.document()) { return finish(fast); }
         }
       }
     }
