@@ -177,13 +177,7 @@ class GeneratedAccessTest {
                     r.nextDouble(), r.nextFloat(), r.nextBoolean(), "s" + r.nextInt(9), List.of(r.nextInt(9), r.nextInt(9)),
                     r.nextBoolean() ? java.util.Optional.of("o" + r.nextInt(9)) : java.util.Optional.empty(), "r" + r.nextInt(9),
                     "one" + r.nextInt(9), "two" + r.nextInt(9));
-            List<String> m = members(rec);
-            if (round % 3 == 1) {
-                int at = r.nextInt(m.size() - 1);
-                Collections.swap(m, at, at + 1 + r.nextInt(m.size() - at - 1));
-            } else if (round % 3 == 2) {
-                Collections.shuffle(m, r);
-            }
+            List<String> m = reorder(members(rec), r, round);
             String json = "{" + String.join(",", m) + "}";
             assertEquals(rec, Json.read(json, Rec.class), json);
         }
@@ -206,19 +200,23 @@ class GeneratedAccessTest {
                 p64;
     }
 
+    /** By round: the members in declared order, the order broken at one place, any order. */
+    private static List<String> reorder(List<String> m, Random r, int round) {
+        if (round % 3 == 1) {
+            int at = r.nextInt(m.size() - 1);
+            Collections.swap(m, at, at + 1 + r.nextInt(m.size() - at - 1));
+        } else if (round % 3 == 2) {
+            Collections.shuffle(m, r);
+        }
+        return m;
+    }
+
     @Test
     void anyOrderReadsTheSame() {
         Random r = new Random(42);
         for (int round = 0; round < 400; round++) {
             Wide w = random(r, 0);
-            List<String> m = members(w);
-            // Declared order, then the order broken at one place, then any order.
-            if (round % 3 == 1) {
-                int at = r.nextInt(m.size() - 1);
-                Collections.swap(m, at, at + 1 + r.nextInt(m.size() - at - 1));
-            } else if (round % 3 == 2) {
-                Collections.shuffle(m, r);
-            }
+            List<String> m = reorder(members(w), r, round);
             String json = "{" + String.join(",", m) + "}";
             Wide read = Json.read(json, Wide.class);
             assertEquals(w, read, json);
