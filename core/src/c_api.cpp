@@ -5,6 +5,7 @@
 #include <new>
 
 #include "simdbridge/parser.h"
+#include "simdbridge/writer.h"
 
 struct simdbridge_parser {
   simdbridge::parser cpp;
@@ -148,6 +149,10 @@ const char *simdbridge_version(void) { return simdbridge::version(); }
 const char *simdbridge_simdjson_version(void) { return simdbridge::simdjson_version(); }
 
 const char *simdbridge_simd_implementation(void) { return simdbridge::simd_implementation(); }
+
+size_t simdbridge_write_json_string(const uint16_t *text, size_t length, uint8_t *out) {
+  return simdbridge::write_json_string(reinterpret_cast<const char16_t *>(text), length, out);
+}
 
 void simdbridge_noop(void) {}
 

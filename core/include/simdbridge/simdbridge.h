@@ -7,5 +7,6 @@
 #include "simdbridge/input.h"
 #include "simdbridge/parser.h"
 #include "simdbridge/result.h"
+#include "simdbridge/writer.h"
 
 #endif // SIMDBRIDGE_H

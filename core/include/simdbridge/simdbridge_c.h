@@ -177,6 +177,12 @@ const char *simdbridge_simdjson_version(void);
 /** The simdjson kernel selected for this CPU at run time ("icelake", "haswell", ...). */
 const char *simdbridge_simd_implementation(void);
 
+/**
+ * Writes `length` UTF-16 code units as a quoted JSON string in UTF-8 (see simdbridge/writer.h):
+ * `out` must have room for 6 * length + 10 bytes. Returns the bytes written.
+ */
+size_t simdbridge_write_json_string(const uint16_t *text, size_t length, uint8_t *out);
+
 /** Does nothing: prices a crossing of the native boundary. */
 void simdbridge_noop(void);
 

@@ -58,6 +58,8 @@ final class FfmBridge {
     static final MethodHandle TAPE;
     /** The same with the data's address as a long (native memory). */
     static final MethodHandle TAPE_AT;
+    /** (chars, length, out) -> bytes written, critical: both heap arrays (see NativeWriter). */
+    static final MethodHandle WRITE_JSON_STRING;
 
     static {
         NativeLibrary.ensureLoaded();
@@ -81,6 +83,8 @@ final class FfmBridge {
                 ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
         TAPE_AT = linker.downcallHandle(lookup.findOrThrow("simdbridge_tape"), FunctionDescriptor.of(JAVA_INT,
                 ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
+        WRITE_JSON_STRING = linker.downcallHandle(lookup.findOrThrow("simdbridge_write_json_string"),
+                FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
         NOOP = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid());
         NOOP_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid(), critical);
     }

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+// write_json_string against a reference written the plain way (code point by code point, with
+// snprintf for the escapes), on every kind of code unit at every position of the 8-unit blocks.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "simdbridge/simdbridge_c.h"
+#include "simdbridge/writer.h"
+
+namespace {
+
+std::string reference(const std::u16string &s) {
+  std::string out = "\"";
+  for (size_t i = 0; i < s.size(); i++) {
+    uint32_t c = s[i];
+    if (c >= 0xD800 && c <= 0xDBFF && i + 1 < s.size() && s[i + 1] >= 0xDC00 && s[i + 1] <= 0xDFFF) {
+      c = 0x10000 + ((c - 0xD800) << 10) + (s[i + 1] - 0xDC00);
+      i++;
+    }
+    char buf[8];
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\b') {
+      out += "\\b";
+    } else if (c == '\f') {
+      out += "\\f";
+    } else if (c < 0x20 || (c >= 0xD800 && c <= 0xDFFF)) {
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else if (c < 0x80) {
+      out += char(c);
+    } else if (c < 0x800) {
+      out += char(0xC0 | (c >> 6));
+      out += char(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      out += char(0xE0 | (c >> 12));
+      out += char(0x80 | ((c >> 6) & 0x3F));
+      out += char(0x80 | (c & 0x3F));
+    } else {
+      out += char(0xF0 | (c >> 18));
+      out += char(0x80 | ((c >> 12) & 0x3F));
+      out += char(0x80 | ((c >> 6) & 0x3F));
+      out += char(0x80 | (c & 0x3F));
+    }
+  }
+  return out + "\"";
+}
+
+std::string written(const std::u16string &s) {
+  // Exactly the capacity the header promises, and a guard past it that must stay untouched.
+  std::vector<uint8_t> out(simdbridge::json_string_capacity(s.size()) + 16, 0xAB);
+  const size_t n = simdbridge::write_json_string(s.data(), s.size(), out.data());
+  EXPECT_LE(n, simdbridge::json_string_capacity(s.size()));
+  for (size_t i = simdbridge::json_string_capacity(s.size()); i < out.size(); i++) { EXPECT_EQ(out[i], 0xAB); }
+  return std::string(out.begin(), out.begin() + std::ptrdiff_t(n));
+}
+
+// Code units of every kind the writer tells apart.
+const char16_t kinds[] = {u'a',    u'Z',    u' ',    u'/',    u'\x7f', u'"',    u'\\',   u'\n',   u'\r',
+                          u'\t',   u'\b',   u'\f',   u'\x00', u'\x01', u'\x1f', u'\x80', u'\xe9', u'\xff',
+                          u'\u07ff', u'\u0800', u'\u4e2d', u'\uffff', char16_t(0xD83D), char16_t(0xDE00),
+                          char16_t(0xDBFF), char16_t(0xDC00)};
+
+TEST(WriteJsonString, EmptyAndPlain) {
+  EXPECT_EQ(written(u""), "\"\"");
+  EXPECT_EQ(written(u"plain ascii text, longer than a block"), "\"plain ascii text, longer than a block\"");
+  EXPECT_EQ(written(u"caf\u00e9 \u4e2d\u6587 \U0001F600"), reference(u"caf\u00e9 \u4e2d\u6587 \U0001F600"));
+}
+
+TEST(WriteJsonString, EveryControlCharacter) {
+  std::u16string s;
+  for (char16_t c = 0; c < 0x20; c++) { s += c; }
+  EXPECT_EQ(written(s), "\"\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r\\u000e"
+                        "\\u000f\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017\\u0018\\u0019\\u001a"
+                        "\\u001b\\u001c\\u001d\\u001e\\u001f\"");
+}
+
+TEST(WriteJsonString, SurrogatesAtEveryPosition) {
+  // A pair, a lone high, a lone low, a high at the very end, in each position of a block.
+  for (size_t at = 0; at < 24; at++) {
+    const char16_t high = 0xD83D, low = 0xDE00;
+    for (const std::u16string &piece : {std::u16string{high, low}, std::u16string{high}, std::u16string{low},
+                                        std::u16string{low, high}}) {
+      std::u16string s(at, u'x');
+      s += piece;
+      EXPECT_EQ(written(s), reference(s)) << at;
+      s += std::u16string(9, u'y');
+      EXPECT_EQ(written(s), reference(s)) << at;
+    }
+  }
+}
+
+TEST(WriteJsonString, RandomMixes) {
+  std::mt19937 rng(12345);
+  for (int round = 0; round < 20000; round++) {
+    const size_t n = rng() % 70;
+    const unsigned plain_odds = rng() % 4; // mostly plain text in some rounds, mostly special in others
+    std::u16string s;
+    for (size_t i = 0; i < n; i++) {
+      if (rng() % 4 < plain_odds) {
+        s += char16_t(0x20 + rng() % 0x5F);
+      } else if (rng() % 8 == 0) {
+        s += char16_t(rng() % 0x10000);
+      } else {
+        s += kinds[rng() % (sizeof kinds / sizeof kinds[0])];
+      }
+    }
+    ASSERT_EQ(written(s), reference(s)) << "round " << round;
+  }
+}
+
+TEST(WriteJsonString, CApi) {
+  const std::u16string s = u"a\"b\\c\nd\u00e9" + std::u16string{char16_t(0xD800)};
+  std::vector<uint8_t> out(simdbridge::json_string_capacity(s.size()));
+  const size_t n = simdbridge_write_json_string(reinterpret_cast<const uint16_t *>(s.data()), s.size(), out.data());
+  EXPECT_EQ(std::string(out.begin(), out.begin() + std::ptrdiff_t(n)), reference(s));
+}
+
+} // namespace
