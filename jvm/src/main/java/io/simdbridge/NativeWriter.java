@@ -29,7 +29,10 @@ public final class NativeWriter {
         return AVAILABLE;
     }
 
-    /** The most bytes {@link #writeString} writes for {@code length} chars: each as \\uXXXX, and the quotes. */
+    /**
+     * The room {@link #writeString} needs for {@code length} chars: each as \\uXXXX, the quotes,
+     * and 8 bytes of slack (it writes an escape as one 8-byte store).
+     */
     public static long capacity(int length) {
         return 6L * length + 10;
     }

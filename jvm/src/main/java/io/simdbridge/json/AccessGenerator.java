@@ -223,20 +223,14 @@ final class AccessGenerator {
                     code.checkcast(desc(raw));
                 }
             }
-            BeanModel.Access a = prop.access;
             if (creator) {
                 if (raw.isPrimitive()) { // boxed as BeanCodec.readBoxed does: construct() unboxes it
                     Class<?> box = MethodType.methodType(raw).wrap().returnType();
                     code.invokestatic(desc(box), "valueOf", MethodTypeDesc.of(desc(box), desc(raw)));
                 }
                 code.aastore();
-            } else if (a.field() != null) {
-                code.putfield(desc(a.field().getDeclaringClass()), a.field().getName(), desc(a.field().getType()));
             } else {
-                invoke(code, a.method());
-                if (a.method().getReturnType() != void.class) {
-                    pop(code, a.method().getReturnType());
-                }
+                put(code, prop.access);
             }
             code.aload(1);
             code.iload(7);
@@ -424,7 +418,12 @@ final class AccessGenerator {
                 code.checkcast(desc(raw));
             }
         }
-        BeanModel.Access a = prop.access;
+        put(code, prop.access);
+        code.return_();
+    }
+
+    /** Stores the value on the stack (above the bean) in the property's field, or calls its setter. */
+    private static void put(CodeBuilder code, BeanModel.Access a) {
         if (a.field() != null) {
             code.putfield(desc(a.field().getDeclaringClass()), a.field().getName(), desc(a.field().getType()));
         } else {
@@ -433,7 +432,6 @@ final class AccessGenerator {
                 pop(code, a.method().getReturnType());
             }
         }
-        code.return_();
     }
 
     private static void invoke(CodeBuilder code, Method m) {

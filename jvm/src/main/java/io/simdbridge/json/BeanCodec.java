@@ -23,8 +23,6 @@ final class BeanCodec<T> extends Codec<T> {
     private boolean viaCreator;
     // Read side, by read-property index.
     private Keys keys;
-    private boolean inOrder; // access.readInOrder reads the properties that come in declared order
-    private byte[][] names; // read properties' UTF-8 names, for readInOrder
     private int[] keyToProperty; // Keys index -> read-property index (an ignored component has none)
     private int[] readKinds;
     private Codec<?>[] readCodecs;
@@ -46,7 +44,6 @@ final class BeanCodec<T> extends Codec<T> {
     void initialize(BeanModel model, java.util.function.Function<java.lang.reflect.Type, Codec<?>> codecs) {
         access = AccessGenerator.generate(model);
         viaCreator = model.creator != null;
-        inOrder = AccessGenerator.readsInOrder(model);
         int n = model.read.size();
         readKinds = new int[n];
         readCodecs = new Codec<?>[n];
@@ -76,10 +73,6 @@ final class BeanCodec<T> extends Codec<T> {
             }
         }
         keys = new Keys(names.toArray(new String[0]));
-        this.names = new byte[n][];
-        for (int p = 0; p < n; p++) {
-            this.names[p] = readNames[p] == null ? null : utf8(readNames[p]);
-        }
         keyToProperty = map.stream().mapToInt(Integer::intValue).toArray();
         requiredBeyond64 = requiredHigh.stream().mapToInt(Integer::intValue).toArray();
         int m = model.write.size();
@@ -134,19 +127,16 @@ final class BeanCodec<T> extends Codec<T> {
         BeanAccess a = access;
         Object bean = viaCreator ? defaults.clone() : a.create();
         Object[] args = viaCreator ? (Object[]) bean : null;
-        long seen = 0;
         java.util.BitSet seenHigh = null;
         int end = t.next(w);
-        int guess = 0;
-        int k = w + 2;
-        if (inOrder) {
-            // Generated: the properties that come in declared order, read with no lookup.
-            long r = a.readInOrder(t, k, end, bean, readCodecs, names);
-            int read = (int) (r >>> 32);
-            k = (int) r;
-            seen = read == 64 ? -1L : (1L << read) - 1;
-            guess = read;
-        }
+        // Generated: the properties that come in declared order, read with no lookup (none where
+        // the class has no such reader). It is generated only where every property has a name,
+        // so the Keys index of a name is its property's index.
+        long r = a.readInOrder(t, w + 2, end, bean, readCodecs, keys.names());
+        int read = (int) (r >>> 32);
+        int k = (int) r;
+        long seen = read == 64 ? -1L : (1L << read) - 1;
+        int guess = read;
         while (k < end) {
             int v = k + 2;
             int key = keys.find(t, k, guess);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.simdbridge.json;
 
+import io.simdbridge.NativeWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import io.simdbridge.NativeWriter;
 import java.util.Arrays;
 
 /**
@@ -317,8 +317,9 @@ final class JsonWriter {
      * A long string through the core's writer (NativeWriter): its chars copied out in one call
      * (a plain copy, or the JDK's vectorized widening of a Latin-1 string), then escaped and
      * encoded natively, eight at a time where nothing needs escaping. Measured on the binding
-     * benchmark's escaped string (about 1,000 chars, a quarter of them control characters):
-     * MEASURED_NATIVE; Users' 250-char "about": MEASURED_ABOUT.
+     * benchmark's escaped string (about 1,000 chars, a quarter of them control characters), its
+     * write went from 1.65 us in Java to 1.31 us (JMH); the core takes about 1.1 ns a char on such
+     * text, 0.2 ns on plain text (Users' 289-char "about": 58 ns).
      */
     private void writeStringNatively(String s, int length) {
         char[] c = chars;

@@ -44,6 +44,11 @@ final class Keys {
         return names.length;
     }
 
+    /** The UTF-8 names, by index. */
+    byte[][] names() {
+        return names;
+    }
+
     /** A name's first 8 bytes as a little-endian long, zero past its end. */
     static long firstWord(byte[] name) {
         return word(Arrays.copyOf(name, Math.max(16, name.length)), 0, name.length);
@@ -54,7 +59,8 @@ final class Keys {
         return name.length > 8 ? word(Arrays.copyOf(name, Math.max(16, name.length)), 8, name.length - 8) : 0;
     }
 
-    private static long word(byte[] b, int at, int length) {
+    /** The 8 bytes at {@code at} as a little-endian long, those past {@code length} zeroed. */
+    static long word(byte[] b, int at, int length) {
         long w = (long) Tape.LONGS.get(b, at);
         return length >= 8 ? w : w & ((1L << (8 * length)) - 1);
     }

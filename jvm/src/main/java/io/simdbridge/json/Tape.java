@@ -93,18 +93,8 @@ final class Tape {
             return false;
         }
         int off = (int) (word >>> 32);
-        long a = (long) LONGS.get(strings, off);
-        if (length < 8) {
-            return (a & ((1L << (8 * length)) - 1)) == first;
-        }
-        if (a != first) {
-            return false;
-        }
-        if (length == 8) {
-            return true;
-        }
-        long b = (long) LONGS.get(strings, off + 8);
-        return (length >= 16 ? b : b & ((1L << (8 * (length - 8))) - 1)) == second;
+        // The string array keeps 16 bytes of slack: 8-byte reads never run past it.
+        return Keys.word(strings, off, length) == first && (length <= 8 || Keys.word(strings, off + 8, length - 8) == second);
     }
 
     /** Whether the bytes of the key at k past its 16th are those of {@code name} (its length checked already). */
