@@ -78,6 +78,11 @@ Result guarded(parser::state *state, input in, Body &&body) noexcept {
   }
 }
 
+/** A type passed as a value, to a generic lambda. */
+template <typename T> struct sink_type {
+  using type = T;
+};
+
 /** One document through the scalar parser, the arbiter of whatever simdjson refused. */
 template <typename Sink>
 error read_document_slowly(parser::state &st, uint32_t max_depth, input in, Sink &sink) {
@@ -278,14 +283,21 @@ error parser::to_tape(input in, tape_buffer &out) noexcept {
         // Every entry starts at a structural of its own, so the words never pass 2 per
         // structural; the strings never pass the input's bytes (unescaping only shortens), and
         // a 16-byte store starts before their end. Arrays that large need no check per write.
-        if (out.word_capacity / 2 >= count && out.string_capacity >= in.size + 16) {
-          internal::structural_walk<internal::unchecked_tape_sink> fast(
+        const bool roomy = out.word_capacity / 2 >= count && out.string_capacity >= in.size + 16;
+        const auto walk = [&](auto sink_type, error &e) { // e: set where the walk took the document
+          internal::structural_walk<typename decltype(sink_type)::type> fast(
               data, index, count, &out, state_->tape_open.data(), state_->scopes.data(), options_.max_depth);
-          if (fast.document()) { return finish(fast); }
-        } else {
-          internal::structural_walk<internal::tape_sink> fast(
-              data, index, count, &out, state_->tape_open.data(), state_->scopes.data(), options_.max_depth);
-          if (fast.document()) { return finish(fast); }
+          if (!fast.document()) { return false; }
+          e = finish(fast);
+          return true;
+        };
+        error e;
+        if (internal::all_ascii(data, in.size)
+                ? (roomy ? walk(sink_type<internal::unchecked_ascii_tape_sink>{}, e)
+                         : walk(sink_type<internal::ascii_tape_sink>{}, e))
+                : (roomy ? walk(sink_type<internal::unchecked_tape_sink>{}, e)
+                         : walk(sink_type<internal::tape_sink>{}, e))) {
+          return e;
         }
       }
     }

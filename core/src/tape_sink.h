@@ -53,12 +53,44 @@ struct escape_table {
 inline constexpr escape_table simple_escapes{};
 
 /**
+ * Whether the n bytes at p are all ASCII: 64 bytes a step (SSE2), with a look at what was
+ * found every 1 KB (an input that is not stops early), the last bytes one at a time (the bytes
+ * past n are not read: the padding is the caller's). Where the whole input is ASCII, no string
+ * of it needs the top bits of its bytes tracked (basic_tape_sink's `AsciiInput`). Measured at
+ * 15 ns for 1 KB, 1.4 us for 100 KB.
+ */
+inline bool all_ascii(const uint8_t *p, size_t n) noexcept {
+  size_t i = 0;
+#if defined(__SSE2__)
+  __m128i any = _mm_setzero_si128();
+  while (i + 64 <= n) {
+    const size_t stop = n - i >= 1024 ? i + 1024 : n - 63;
+    for (; i < stop; i += 64) {
+      const __m128i *v = reinterpret_cast<const __m128i *>(p + i);
+      any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1)),
+                                           _mm_or_si128(_mm_loadu_si128(v + 2), _mm_loadu_si128(v + 3))));
+    }
+    if (_mm_movemask_epi8(any) != 0) { return false; }
+  }
+  for (; i + 16 <= n; i += 16) { any = _mm_or_si128(any, _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + i))); }
+  if (_mm_movemask_epi8(any) != 0) { return false; }
+#endif
+  uint8_t high = 0;
+  for (; i < n; i++) { high |= p[i]; }
+  return high < 0x80;
+}
+
+/**
  * `Checked`: every write checked against the caller's capacity (past it, counted only). The
  * structural walk runs unchecked where the arrays are known large enough for any document of
  * that input (see parser::to_tape): without the checks it takes about 5% less time (Users
  * 100 KB: 39.4 against 41.5 us).
+ *
+ * `AsciiInput`: the input is all ASCII (all_ascii), so that a string's bytes copied as they are
+ * never make it non-ASCII: only an escape can (\u00E9). Tracking the top bits of every block
+ * copied took 9% of the walk (Users 1 KB: 476 against 432 ns; 100 KB: 38.4 against 35.0 us).
  */
-template <bool Checked> class basic_tape_sink {
+template <bool Checked, bool AsciiInput = false> class basic_tape_sink {
 public:
   /** The readers call the methods below, with offsets, instead of the checksum's events. */
   static constexpr bool records_tape = true;
@@ -158,7 +190,7 @@ public:
         _mm_storeu_si128(reinterpret_cast<__m128i *>(out + w), v);
         const unsigned stops = unsigned(_mm_movemask_epi8(
             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
-        const unsigned top = unsigned(_mm_movemask_epi8(v));
+        const unsigned top = AsciiInput ? 0u : unsigned(_mm_movemask_epi8(v));
         if (stops == 0) {
           high |= top;
           p += 16;
@@ -166,7 +198,7 @@ public:
           continue;
         }
         const unsigned k = unsigned(__builtin_ctz(stops));
-        high |= top & ((1u << k) - 1);
+        high |= top & (stops ^ (stops - 1)); // the bytes before the stop (and the stop, ASCII)
         p += k;
         w += k;
       } else
@@ -320,6 +352,9 @@ private:
 using tape_sink = basic_tape_sink<true>;
 /** The walk's sink where the arrays hold any tape of the input (see parser::to_tape). */
 using unchecked_tape_sink = basic_tape_sink<false>;
+/** The walk's sinks for an all-ASCII input. */
+using ascii_tape_sink = basic_tape_sink<true, true>;
+using unchecked_ascii_tape_sink = basic_tape_sink<false, true>;
 
 } // namespace simdbridge::internal
 

@@ -218,6 +218,61 @@ TEST(Tape, EscapesOfEveryKindUnescapeAsTheScalarParserDoes) {
   }
 }
 
+TEST(Tape, AllAsciiLooksAtEveryByteAndNoneBeyond) {
+  // Every length around the 16- and 64-byte steps and the 1 KB looks, one high byte at every
+  // position; the bytes past the end (the caller's padding) are high and must not count.
+  for (size_t n : {0, 1, 15, 16, 17, 63, 64, 65, 127, 200, 1023, 1024, 1025, 1087, 2048, 2100}) {
+    std::vector<uint8_t> bytes(n + 64, 0xFF);
+    std::fill(bytes.begin(), bytes.begin() + n, uint8_t('a'));
+    EXPECT_TRUE(internal::all_ascii(bytes.data(), n)) << n;
+    for (size_t at = 0; at < n; at++) {
+      bytes[at] = 0x80;
+      ASSERT_FALSE(internal::all_ascii(bytes.data(), n)) << n << " " << at;
+      bytes[at] = 0x7F;
+      ASSERT_TRUE(internal::all_ascii(bytes.data(), n)) << n << " " << at;
+      bytes[at] = 'a';
+    }
+  }
+}
+
+TEST(Tape, EachStringIsFlaggedAsciiExactlyWhenItIs) {
+  // The walk tracks no top bits where the whole input is ASCII: there only an escape can make a
+  // string non-ASCII. Documents of many strings, ASCII or not, one non-ASCII string among
+  // ASCII ones at every place, raw or escaped; each string's flag as the scalar parser sets it
+  // (exactly: ASCII, and only ASCII), with arrays that need no checks and arrays that do.
+  parser p;
+  const char *ascii[] = {"", "a", "abcdefghijklmnop", "abcdefghijklmnopq", "0123456789012345678901234567890123", "\\n\\t",
+                         "\\u0041\\u007f", "x\\\\y"};
+  const char *other[] = {"\xC3\xA9", "abcdefghijklmno\xC3\xA9", "\\u00e9", "\\u0080", "abcdefghijklmnopqrstuvwxyz\xE4\xB8\xAD",
+                         "\\ud83d\\ude00", "\xF0\x9F\x98\x80"};
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 2000; i++) {
+    const int count = 1 + int(rng() % 12);
+    const int odd = int(rng() % (count + 1)); // count: none
+    std::string json = "{\"k\":[";
+    for (int k = 0; k < count; k++) {
+      json += k > 0 ? "," : "";
+      json += "\"";
+      json += k == odd ? other[rng() % (sizeof other / sizeof other[0])] : ascii[rng() % (sizeof ascii / sizeof ascii[0])];
+      json += "\"";
+    }
+    json += "]}";
+    for (size_t capacity : {size_t(1) << 16, json.size() + 2}) { // roomy; too tight to skip the checks
+      tape fast = to_tape(p, json, capacity, capacity);
+      ASSERT_TRUE(fast.e.ok()) << json;
+      tape slow = slow_tape(json);
+      ASSERT_TRUE(slow.e.ok()) << json;
+      ASSERT_EQ(fast.words, slow.words) << json;
+      for (int k = 0; k < count; k++) {
+        const size_t w = 6 + 2 * size_t(k);
+        const std::string text = fast.text(w);
+        const bool is_ascii = std::all_of(text.begin(), text.end(), [](char c) { return uint8_t(c) < 0x80; });
+        EXPECT_EQ((fast.words[w] & tape_ascii) != 0, is_ascii) << json << " " << k;
+      }
+    }
+  }
+}
+
 TEST(Tape, JsonTestSuiteAndJsonCheckerFilesAsTheValidatorSeesThem) {
   // The fast reader checks the grammar itself (structural_walk.h): on every file of JSONTestSuite
   // and JSON_checker, the tape is the scalar parser's where the validator accepts, and the error
