@@ -11,7 +11,6 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
-import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -67,10 +66,6 @@ public final class NativeParser implements AutoCloseable {
     private final SegmentAllocator slotAllocator;
     /** Extraction status: {consumed, error column}; binding tape: {words, string bytes, error offset}. */
     private final MemorySegment status;
-    /** Heap segments of the arrays last passed: the input (FFM_HEAP, the tape's), the tape's two. */
-    private final SegmentCache input = new SegmentCache();
-    private final SegmentCache tapeWords = new SegmentCache();
-    private final SegmentCache tapeStrings = new SegmentCache();
     /** Where a field of the kept document is written. */
     private MemorySegment field;
     private Bridge documentBridge;
@@ -303,10 +298,14 @@ public final class NativeParser implements AutoCloseable {
         documentBridge = null;
         Objects.requireNonNull(json, "json");
         Objects.checkFromIndexSize(offset, length, json.length);
-        MemorySegment data = input.of(json, offset);
+        // Heap segments made per call: the critical downcall takes only their base and offset,
+        // and the JIT allocates none of them. (A cache of the last array's segment, held weakly,
+        // saved nothing on the same array and cost 40 ns a call on a new one, as a caller's
+        // every document is: two WeakReferences. A call on "[]": 124 -> 84 ns.)
+        MemorySegment data = MemorySegment.ofArray(json).asSlice(offset);
         try {
             int error = (int) FfmBridge.TAPE.invokeExact(parserSegment, data, (long) length, (long) (json.length - offset),
-                    tapeWords.of(words, 0), tapeCapacity(words.length), tapeStrings.of(strings, 0),
+                    MemorySegment.ofArray(words), tapeCapacity(words.length), MemorySegment.ofArray(strings),
                     tapeCapacity(strings.length), status);
             return tapeResult(error);
         } catch (Throwable t) {
@@ -325,8 +324,8 @@ public final class NativeParser implements AutoCloseable {
         int position = json.position();
         try {
             int error = (int) FfmBridge.TAPE_AT.invokeExact(parserSegment, addressOf(json), (long) json.remaining(),
-                    (long) (json.capacity() - position), tapeWords.of(words, 0), tapeCapacity(words.length),
-                    tapeStrings.of(strings, 0), tapeCapacity(strings.length), status);
+                    (long) (json.capacity() - position), MemorySegment.ofArray(words), tapeCapacity(words.length),
+                    MemorySegment.ofArray(strings), tapeCapacity(strings.length), status);
             Reference.reachabilityFence(json);
             return tapeResult(error);
         } catch (Throwable t) {
@@ -356,33 +355,6 @@ public final class NativeParser implements AutoCloseable {
             return false;
         }
         throw JsonException.of(error, status.getAtIndex(JAVA_LONG, 2));
-    }
-
-    /**
-     * The heap segment of the array last passed (from an offset), so that passing the same array
-     * again allocates nothing (a segment per call escapes into the downcall: 72 bytes). Weak: it
-     * never keeps an array alive, neither a caller's input nor a tape array the mapper has let go
-     * after a huge document.
-     */
-    private static final class SegmentCache {
-        private WeakReference<Object> array = new WeakReference<>(null);
-        private WeakReference<MemorySegment> segment = new WeakReference<>(null);
-        private int offset;
-
-        /** {@code a} a byte[] or a long[]; offset in elements. */
-        MemorySegment of(Object a, int at) {
-            MemorySegment s = segment.get();
-            if (s == null || array.get() != a || offset != at) {
-                s = a instanceof byte[] b ? MemorySegment.ofArray(b) : MemorySegment.ofArray((long[]) a);
-                if (at != 0) {
-                    s = s.asSlice(at);
-                }
-                array = new WeakReference<>(a);
-                segment = new WeakReference<>(s);
-                offset = at;
-            }
-            return s;
-        }
     }
 
     // ---------------------------------------------------------------------------------------
@@ -441,7 +413,7 @@ public final class NativeParser implements AutoCloseable {
         int error = switch (bridge) {
             case JNI_COPY -> JniBridge.readArrayCopy0(handle.address, kind, json, offset, length, capacity, valueAddress);
             case JNI_CRITICAL -> JniBridge.readArrayCritical0(handle.address, kind, json, offset, length, capacity, valueAddress);
-            default -> invokeRead(FfmBridge.read(kind, true), input.of(json, offset), length, capacity);
+            default -> invokeRead(FfmBridge.read(kind, true), MemorySegment.ofArray(json).asSlice(offset), length, capacity);
         };
         return result(error);
     }
