@@ -7,7 +7,8 @@ each library needs for the 1000 KB payload.
 First the gate (DatabindGate): every library must read equal objects from every payload and
 write what reads back equal, or nothing is measured. Then JMH (one library per fork): Users read
 and write at 1, 10, 100 and 1000 KB on 1 thread, and at 1 and 100 KB on 2 threads (every size
-with FULL=1); the six scenarios in microseconds per operation; then the heap probes.
+with FULL=1); the six scenarios in microseconds per operation; Users read 1 KB with a virtual
+thread per read; then the heap probes.
 
 Writes results/databind.json, databind.md, databind.png, databind_equivalence.json and the raw
 JMH JSON in results/jmh/databind-*.json.
@@ -63,13 +64,15 @@ def run(root, data, results, full):
                             "-p", "library=" + ",".join(libraries)], "Users %s, %d thread%s" % (op, threads, "s" * (threads > 1)))
     scenarios = jvm_suite.run_jmh(jar, "ScenarioBenchmark", os.path.join(jmh_dir, "databind-scenarios.json"), settings,
                                   "six scenarios")
+    virtual = jvm_suite.run_jmh(jar, "VirtualThreadBenchmark", os.path.join(jmh_dir, "databind-virtual.json"), settings,
+                                "Users read 1 KB, a virtual thread per read")
 
     heaps = {}
     for library in READERS:
         heaps[library] = smallest_heap(java, jar, library)
         report.progress("databind: %s runs the 1000 KB payload in -Xmx%s" % (library, heaps[library]))
 
-    out = summarize(runs, scenarios, heaps, settings)
+    out = summarize(runs, scenarios, virtual, heaps, settings)
     report.write_json(os.path.join(results, "databind.json"), out)
     with open(os.path.join(results, "databind.md"), "w") as f:
         f.write(markdown(out))
@@ -117,7 +120,7 @@ def ratio(a, b, higher_is_better=True):
     return report.quotient(sa, ea, sb, eb) if higher_is_better else report.quotient(sb, eb, sa, ea)
 
 
-def summarize(runs, scenarios, heaps, settings):
+def summarize(runs, scenarios, virtual, heaps, settings):
     users = {}
     for (op, threads), results in runs.items():
         e = entries(results)
@@ -155,7 +158,17 @@ def summarize(runs, scenarios, heaps, settings):
             targets.append({"what": "scenario %s %s: Jackson's time / simdbridge's" % (scenario, op),
                             "ratio": s["ratio"], "ci999": s["ci999"], "target": 1.0,
                             **report.judge(s["ratio"], s["ci999"], 1.0, strictly=True)})
-    return {"settings": settings, "users": users, "ratios": ratios, "scenarios": six, "smallest_heap_1000kb": heaps,
+    per_thread = {}
+    e = entries(virtual)
+    for (library, kb, _), (score, error, unit) in e.items():
+        per_thread[library] = {"reads_per_s": score, "ci999": error}
+    for library, v in per_thread.items():
+        if library != "simdbridge":
+            r, ci = ratio((per_thread["simdbridge"]["reads_per_s"], per_thread["simdbridge"]["ci999"], ""),
+                          (v["reads_per_s"], v["ci999"], ""))
+            v["simdbridge_over"] = {"ratio": r, "ci999": ci}
+    return {"settings": settings, "users": users, "ratios": ratios, "scenarios": six,
+            "virtual_thread_per_read_1kb": per_thread, "smallest_heap_1000kb": heaps,
             "targets": targets,
             "method": "JMH throughput (ops/s) and average time (us/op), one library per fork, 99.9%% intervals; "
                       "ratios per JMH score with the relative half-widths combined; the default heap for every JMH "
@@ -186,8 +199,16 @@ def markdown(out):
             rows.append([scenario, op, "%.3f ± %.3f" % (libs["simdbridge"]["us_per_op"], libs["simdbridge"]["ci999"]),
                          "%.3f ± %.3f" % (libs["jackson"]["us_per_op"], libs["jackson"]["ci999"]),
                          "%.2fx" % libs["speedup_over_jackson"]["ratio"]])
+    virtual = out["virtual_thread_per_read_1kb"]
+    vrows = [[library, "%.0f ± %.0f" % (v["reads_per_s"], v["ci999"]),
+              "%.2fx ± %.2f" % (v["simdbridge_over"]["ratio"], v["simdbridge_over"]["ci999"]) if "simdbridge_over" in v else ""]
+             for library, v in virtual.items()]
     lines += ["\n## The six scenarios (us/op)\n",
               report.markdown_table(["scenario", "", "simdbridge", "Jackson", "Jackson / simdbridge"], rows),
+              "\n## Users read 1 KB, a virtual thread per read (reads/s, thread start and join included)\n",
+              "As a server that runs each request on its own virtual thread reads: whatever a library keeps per "
+              "thread is made again for every read. Not a target of the issue.\n",
+              report.markdown_table(["library", "reads/s", "simdbridge / library"], vrows),
               "\n## Smallest heap for the 1000 KB payload\n",
               report.markdown_table(["library", "-Xmx"], [[k, v] for k, v in out["smallest_heap_1000kb"].items()]),
               "\nMethod: %s.\n" % out["method"]]

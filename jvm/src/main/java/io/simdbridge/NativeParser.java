@@ -14,6 +14,7 @@ import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A native parser: the checksum of ../shared/spec/checksum.md, validation and batch field
@@ -56,7 +57,19 @@ public final class NativeParser implements AutoCloseable {
         }
     }
 
-    private final Thread owner = Thread.currentThread();
+    /** Parsers given back by {@link #release()}, for {@link #acquire()}. */
+    private static final SharedPool<NativeParser> POOL = SharedPool.perCore();
+    /** Parsers made in this process (tests count what a pattern of use makes). */
+    static final AtomicLong MADE = new AtomicLong();
+
+    /**
+     * The thread that may use the parser: the one that made it, or the one that acquired it; none
+     * while it waits in the pool. Volatile, so that a thread that held a parser it gave back sees
+     * that it no longer does (and gets an exception, not a parser another thread is using).
+     */
+    private volatile Thread owner = Thread.currentThread();
+    /** Made by {@link #acquire()}: may be released to the pool. */
+    private boolean pooled;
     private final Handle handle;
     private final Cleaner.Cleanable cleanable;
     private final MemorySegment parserSegment;
@@ -80,6 +93,7 @@ public final class NativeParser implements AutoCloseable {
         if (maxDepth < 0) {
             throw new IllegalArgumentException("maxDepth " + maxDepth + " < 0");
         }
+        MADE.incrementAndGet();
         long address = JniBridge.parserNew0(maxDepth);
         if (address == 0) {
             throw new OutOfMemoryError("simdbridge: no memory for a native parser");
@@ -95,7 +109,56 @@ public final class NativeParser implements AutoCloseable {
         field = arena.allocate(256);
     }
 
-    /** This thread's parser, made on first use. */
+    /**
+     * A parser for the current thread, from a pool that every thread shares, for threads that
+     * come and go (a virtual thread per task), where {@link #forCurrentThread()} would make, and
+     * drop, a parser for each: making one (its native buffers, its Cleaner) costs far more than a
+     * parse of a small document. Give it back with {@link #release()} when done, on this thread.
+     *
+     * <pre>{@code
+     * NativeParser parser = NativeParser.acquire();
+     * try {
+     *     return parser.checksum(bytes);
+     * } finally {
+     *     parser.release();
+     * }
+     * }</pre>
+     */
+    public static NativeParser acquire() {
+        NativeParser parser = POOL.take();
+        if (parser == null) {
+            parser = new NativeParser();
+            parser.pooled = true;
+        } else {
+            parser.owner = Thread.currentThread();
+        }
+        return parser;
+    }
+
+    /**
+     * Gives a parser from {@link #acquire()} back to the pool. This thread may not use it
+     * afterwards: any call then is an IllegalStateException. A parser the pool has no room for is
+     * closed (its native memory freed now).
+     *
+     * @throws IllegalStateException on a parser not from acquire(), or not this thread's
+     */
+    public void release() {
+        checkOwner();
+        if (!pooled) {
+            throw new IllegalStateException("release() gives back a parser from NativeParser.acquire(), not this one");
+        }
+        if (handle.address == 0) {
+            owner = null; // closed by its user: nothing to give back
+            return;
+        }
+        documentBridge = null; // a kept document is not carried to the next thread
+        owner = null;
+        if (!POOL.give(this)) {
+            cleanable.clean();
+        }
+    }
+
+    /** This thread's parser, made on first use. On threads made per task, see {@link #acquire()}. */
     public static NativeParser forCurrentThread() {
         NativeParser parser = CURRENT.get();
         if (parser.handle.address == 0) { // closed by its user: make another
@@ -503,9 +566,12 @@ public final class NativeParser implements AutoCloseable {
     }
 
     private void checkOwner() {
-        if (Thread.currentThread() != owner) {
-            throw new IllegalStateException("a NativeParser belongs to the thread that made it (" + owner.getName()
-                    + "); use NativeParser.forCurrentThread() in each thread");
+        Thread o = owner;
+        if (Thread.currentThread() != o) {
+            throw new IllegalStateException(o == null
+                    ? "this NativeParser was released to the pool; acquire() another"
+                    : "a NativeParser belongs to the thread that made or acquired it (" + o.getName()
+                            + "); use NativeParser.forCurrentThread() or NativeParser.acquire() in each thread");
         }
     }
 

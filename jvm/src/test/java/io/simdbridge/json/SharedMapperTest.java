@@ -2,6 +2,7 @@
 package io.simdbridge.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +45,43 @@ class SharedMapperTest {
                 for (Future<?> f : results) {
                     f.get();
                 }
+            }
+        }
+    }
+
+    /**
+     * A virtual thread per task, as a server runs its requests: contexts and parsers shared
+     * through the pools, given back after every call, also one that failed, and a read nested
+     * in another on the same virtual thread.
+     */
+    @Test
+    void aVirtualThreadPerCall() throws Exception {
+        JsonMapper mapper = JsonMapper.builder().build();
+        String nested = new String(Json.write(new Outer("o", new Inner("x"))), java.nio.charset.StandardCharsets.UTF_8)
+                .replace("\"x\"", new String(Json.write(new String(Json.write(bag(3)), java.nio.charset.StandardCharsets.UTF_8)),
+                        java.nio.charset.StandardCharsets.UTF_8));
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> results = new ArrayList<>();
+            for (int t = 0; t < 3000; t++) {
+                int seed = t;
+                results.add(pool.submit(() -> {
+                    switch (seed % 3) {
+                        case 0 -> {
+                            Bag b = bag(seed);
+                            assertEquals(b, mapper.read(mapper.write(b), Bag.class));
+                        }
+                        case 1 -> {
+                            byte[] bad = ("{\"owner\": \"x\", \"items\": [" + seed + "]}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                            JsonBindException e = assertThrows(JsonBindException.class, () -> mapper.read(bad, Bag.class));
+                            assertEquals(25, e.offset(), e.getMessage());
+                        }
+                        default -> assertEquals("owner-3", mapper.read(nested, Outer.class).inner().payload());
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : results) {
+                f.get();
             }
         }
     }
