@@ -101,7 +101,8 @@ final class Codecs {
             return o;
         }
         if (Collection.class.isAssignableFrom(raw)) {
-            ContainerCodecs.CollectionCodec col = new ContainerCodecs.CollectionCodec(collectionFactory(raw), null);
+            ContainerCodecs.CollectionCodec col = new ContainerCodecs.CollectionCodec(collectionFactory(raw), null,
+                    raw.isAssignableFrom(ArrayList.class));
             MAKING.put(type, col);
             col.element = forType(Types.argument(type, Collection.class, 0));
             return col;

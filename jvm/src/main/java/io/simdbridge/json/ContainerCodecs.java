@@ -2,6 +2,7 @@
 package io.simdbridge.json;
 
 import java.lang.reflect.Array;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.Iterator;
@@ -20,9 +21,12 @@ final class ContainerCodecs {
         private final IntFunction<C> factory;
         Codec<E> element;
 
-        CollectionCodec(IntFunction<C> factory, Codec<E> element) {
+        private final boolean lists;
+
+        CollectionCodec(IntFunction<C> factory, Codec<E> element, boolean lists) {
             this.factory = factory;
             this.element = element;
+            this.lists = lists;
         }
 
         @Override
@@ -30,9 +34,22 @@ final class ContainerCodecs {
             if (!isArray(t, w)) {
                 return null;
             }
-            C c = factory.apply(t.count(w));
             int end = t.next(w);
             Codec<E> e = element;
+            if (lists) { // an ArrayList, filled without a call through the factory or Collection.add
+                ArrayList<Object> list = new ArrayList<>(t.count(w));
+                if (e == ScalarCodecs.STRING) { // strings are two words each: no next() to find them
+                    for (int i = w + 2; i < end; i += 2) {
+                        list.add(t.string(i));
+                    }
+                } else {
+                    for (int i = w + 2; i < end; i = t.next(i)) {
+                        list.add(e.read(t, i));
+                    }
+                }
+                return (C) list;
+            }
+            C c = factory.apply(t.count(w));
             for (int i = w + 2; i < end; i = t.next(i)) {
                 c.add(e.read(t, i));
             }

@@ -186,6 +186,27 @@ class BindingTest {
         assertEquals("a", sorted.first());
     }
 
+    /**
+     * Lists are filled directly (an ArrayList, strings two words apart): nulls, nesting, every
+     * declared type that gets an ArrayList, and an element that is not a string named by its
+     * index and offset, whatever it is (a nested container would otherwise throw the walk off).
+     */
+    @Test
+    void listsOfStringsAndTheirElements() {
+        assertEquals(java.util.Arrays.asList("a", null, "b"), Json.read("[\"a\", null, \"b\"]", new TypeRef<List<String>>() {}));
+        assertEquals(List.of(List.of("a"), java.util.Arrays.asList("b", null), List.of()),
+                Json.read("[[\"a\"],[\"b\",null],[]]", new TypeRef<List<List<String>>>() {}));
+        assertEquals(java.util.ArrayList.class, Json.read("[\"a\"]", new TypeRef<java.util.Collection<String>>() {}).getClass());
+        assertEquals(java.util.ArrayList.class, Json.read("[\"a\"]", new TypeRef<java.util.ArrayList<String>>() {}).getClass());
+        List<String> empty = Json.read("[]", new TypeRef<List<String>>() {});
+        empty.add("mutable"); // an ArrayList, as Jackson gives
+        for (String[] bad : new String[][] {{"[\"a\", 1]", "an integer"}, {"[\"a\", [\"x\"]]", "an array"},
+                {"[\"a\", {\"k\": \"v\"}, \"b\"]", "an object"}, {"[\"a\", true]", "true"}}) {
+            JsonBindException e = assertThrows(JsonBindException.class, () -> Json.read(bad[0], new TypeRef<List<String>>() {}));
+            assertEquals("$[1]: expected a string, found " + bad[1] + " (byte 6)", e.getMessage(), bad[0]);
+        }
+    }
+
     record Node(String name, List<Node> children) {}
 
     @Test
