@@ -54,6 +54,10 @@ simdbridge_parser *simdbridge_parser_new(uint32_t max_depth) {
 
 void simdbridge_parser_free(simdbridge_parser *parser) { delete parser; }
 
+void simdbridge_parser_trim(simdbridge_parser *parser) {
+  if (parser != nullptr) { parser->cpp.trim(); }
+}
+
 simdbridge_result simdbridge_checksum(simdbridge_parser *parser, const uint8_t *data,
                                       size_t length, size_t capacity) {
   entering();

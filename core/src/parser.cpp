@@ -309,6 +309,21 @@ error parser::to_tape(input in, tape_buffer &out) noexcept {
   });
 }
 
+void parser::trim() noexcept {
+  if (!state_) { return; }
+  state &st = *state_;
+  st.document_kept = false;
+  st.buffer.reset();
+  st.buffer_capacity = 0;
+  st.deep_dom.reset();
+  st.on_demand = simdjson::ondemand::parser();
+  // Freeing cannot fail; should the small allocation after it fail, the next call allocates again.
+  simdjson::error_code freed = st.dom.doc.allocate(0);
+  simdjson::error_code shrunk = st.dom.allocate(simdjson::SIMDJSON_PADDING, st.dom.max_depth());
+  static_cast<void>(freed);
+  static_cast<void>(shrunk);
+}
+
 error parser::document_parse(input in) noexcept {
   return guarded<error>(state_.get(), in, [&]() -> error {
     if (in.size > 0) {

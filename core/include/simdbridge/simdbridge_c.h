@@ -82,6 +82,9 @@ simdbridge_parser *simdbridge_parser_new(uint32_t max_depth);
 /** Frees a parser. NULL is allowed. */
 void simdbridge_parser_free(simdbridge_parser *parser);
 
+/** Gives back the memory the parser's buffers grew to for large inputs (parser::trim). */
+void simdbridge_parser_trim(simdbridge_parser *parser);
+
 /** The checksum (../shared/spec/checksum.md) of one JSON document. */
 simdbridge_result simdbridge_checksum(simdbridge_parser *parser, const uint8_t *data,
                                       size_t length, size_t capacity);

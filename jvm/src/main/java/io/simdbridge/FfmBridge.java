@@ -50,6 +50,8 @@ final class FfmBridge {
     /** (parser, pointer, pointer_length, type, out, out_capacity) -> simdbridge_result. */
     static final MethodHandle DOCUMENT_FIELD;
     static final MethodHandle NOOP;
+    /** (parser): gives back the memory its buffers grew to. Not critical: it may unmap memory. */
+    static final MethodHandle TRIM;
     static final MethodHandle NOOP_CRITICAL;
     /**
      * (parser, data, length, capacity, words, word_capacity, strings, string_capacity, status)
@@ -86,6 +88,7 @@ final class FfmBridge {
         WRITE_JSON_STRING = linker.downcallHandle(lookup.findOrThrow("simdbridge_write_json_string"),
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
         NOOP = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid());
+        TRIM = linker.downcallHandle(lookup.findOrThrow("simdbridge_parser_trim"), FunctionDescriptor.ofVoid(ADDRESS));
         NOOP_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid(), critical);
     }
 

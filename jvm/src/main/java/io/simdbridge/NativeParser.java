@@ -59,8 +59,9 @@ public final class NativeParser implements AutoCloseable {
 
     /** Parsers given back by {@link #release()}, for {@link #acquire()}. */
     private static final SharedPool<NativeParser> POOL = SharedPool.perCore();
-    /** Parsers made in this process (tests count what a pattern of use makes). */
+    /** Parsers made, and trims, in this process (tests count what a pattern of use does). */
     static final AtomicLong MADE = new AtomicLong();
+    static final AtomicLong TRIMS = new AtomicLong();
 
     /**
      * The thread that may use the parser: the one that made it, or the one that acquired it; none
@@ -427,6 +428,23 @@ public final class NativeParser implements AutoCloseable {
     public void close() {
         checkOwner();
         cleanable.clean();
+    }
+
+    /**
+     * Gives back the native memory the parser's buffers grew to (they grow to the largest input
+     * seen, about twice its size, and stay): the parser is then as small as a new one, and the
+     * next call grows what it needs again. For a parser that a long-lived thread keeps after a
+     * large document. A kept document ({@link #parseDocument}) is dropped.
+     */
+    public void trim() {
+        checkUsable();
+        documentBridge = null;
+        TRIMS.incrementAndGet();
+        try {
+            FfmBridge.TRIM.invokeExact(parserSegment);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
     }
 
     /** One empty crossing through JNI, to price it. */
