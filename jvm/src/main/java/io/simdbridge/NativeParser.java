@@ -19,8 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A native parser: the checksum of ../shared/spec/checksum.md, validation and batch field
  * extraction, through JNI or FFM ({@link Bridge}). It keeps native buffers that grow to the
- * largest input seen, so reuse it; it belongs to the thread that made it (another thread gets
- * an IllegalStateException, never a crash). {@link #forCurrentThread()} keeps one per thread.
+ * largest input seen, so reuse it ({@link #trim()} gives that memory back); it belongs to the
+ * thread that made or acquired it (another thread gets an IllegalStateException, never a
+ * crash). {@link #forCurrentThread()} keeps one per thread; on threads made per task (virtual
+ * threads), {@link #acquire()} takes one from a shared pool and {@link #release()} gives it back.
  *
  * <p>Every buffer, offset and length is checked here, before anything crosses; invalid JSON is a
  * {@link JsonException} with its byte offset. Inputs are read from {@code position} to
