@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include <simdjson.h>
@@ -284,21 +285,17 @@ error parser::to_tape(input in, tape_buffer &out) noexcept {
         // structural; the strings never pass the input's bytes (unescaping only shortens), and
         // a 16-byte store starts before their end. Arrays that large need no check per write.
         const bool roomy = out.word_capacity / 2 >= count && out.string_capacity >= in.size + 16;
-        const auto walk = [&](auto sink_type, error &e) { // e: set where the walk took the document
+        const auto walk = [&](auto sink_type) -> std::optional<error> { // none where the walk refused
           internal::structural_walk<typename decltype(sink_type)::type> fast(
               data, index, count, &out, state_->tape_open.data(), state_->scopes.data(), options_.max_depth);
-          if (!fast.document()) { return false; }
-          e = finish(fast);
-          return true;
+          if (!fast.document()) { return std::nullopt; }
+          return finish(fast);
         };
-        error e;
-        if (internal::all_ascii(data, in.size)
-                ? (roomy ? walk(sink_type<internal::unchecked_ascii_tape_sink>{}, e)
-                         : walk(sink_type<internal::ascii_tape_sink>{}, e))
-                : (roomy ? walk(sink_type<internal::unchecked_tape_sink>{}, e)
-                         : walk(sink_type<internal::tape_sink>{}, e))) {
-          return e;
-        }
+        const std::optional<error> walked =
+            internal::all_ascii(data, in.size)
+                ? (roomy ? walk(sink_type<internal::unchecked_ascii_tape_sink>{}) : walk(sink_type<internal::ascii_tape_sink>{}))
+                : (roomy ? walk(sink_type<internal::unchecked_tape_sink>{}) : walk(sink_type<internal::tape_sink>{}));
+        if (walked) { return *walked; }
       }
     }
     // Refused (a scalar root, a number past 64 bits, a lone surrogate, an error): the scalar

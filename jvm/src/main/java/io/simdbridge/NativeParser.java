@@ -150,13 +150,9 @@ public final class NativeParser implements AutoCloseable {
         if (!pooled) {
             throw new IllegalStateException("release() gives back a parser from NativeParser.acquire(), not this one");
         }
-        if (handle.address == 0) {
-            owner = null; // closed by its user: nothing to give back
-            return;
-        }
         documentBridge = null; // a kept document is not carried to the next thread
         owner = null;
-        if (!POOL.give(this)) {
+        if (handle.address != 0 && !POOL.give(this)) { // one closed by its user is not given back
             cleanable.clean();
         }
     }
@@ -434,7 +430,8 @@ public final class NativeParser implements AutoCloseable {
 
     /**
      * Gives back the native memory the parser's buffers grew to (they grow to the largest input
-     * seen, about twice its size, and stay): the parser is then as small as a new one, and the
+     * seen, about 5 times its size allocated, about twice touched, and stay): the parser is then
+     * as small as a new one, and the
      * next call grows what it needs again. For a parser that a long-lived thread keeps after a
      * large document. A kept document ({@link #parseDocument}) is dropped.
      */

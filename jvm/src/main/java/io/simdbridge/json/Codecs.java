@@ -101,8 +101,7 @@ final class Codecs {
             return o;
         }
         if (Collection.class.isAssignableFrom(raw)) {
-            ContainerCodecs.CollectionCodec col = new ContainerCodecs.CollectionCodec(collectionFactory(raw), null,
-                    raw.isAssignableFrom(ArrayList.class));
+            ContainerCodecs.CollectionCodec col = new ContainerCodecs.CollectionCodec(collectionFactory(raw), null);
             MAKING.put(type, col);
             col.element = forType(Types.argument(type, Collection.class, 0));
             return col;
@@ -130,7 +129,7 @@ final class Codecs {
 
     private static IntFunction<? extends Collection<?>> collectionFactory(Class<?> raw) {
         if (raw.isAssignableFrom(ArrayList.class)) {
-            return ArrayList::new;
+            return ContainerCodecs.ARRAY_LIST;
         }
         if (raw.isAssignableFrom(LinkedHashSet.class)) {
             return LinkedHashSet::newLinkedHashSet;

@@ -17,16 +17,19 @@ final class ContainerCodecs {
     private ContainerCodecs() {}
 
     /** A Collection made by {@code factory} (sized by the element count). */
+    /** The factory of a List, Collection or Iterable (and ArrayList): an ArrayList of the size. */
+    static final IntFunction<ArrayList<?>> ARRAY_LIST = ArrayList::new;
+
     static final class CollectionCodec<E, C extends Collection<E>> extends Codec<C> {
         private final IntFunction<C> factory;
         Codec<E> element;
-
+        /** The factory is ARRAY_LIST: read() fills an ArrayList itself. */
         private final boolean lists;
 
-        CollectionCodec(IntFunction<C> factory, Codec<E> element, boolean lists) {
+        CollectionCodec(IntFunction<C> factory, Codec<E> element) {
             this.factory = factory;
             this.element = element;
-            this.lists = lists;
+            this.lists = factory == (Object) ARRAY_LIST;
         }
 
         @Override

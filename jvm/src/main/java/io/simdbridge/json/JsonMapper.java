@@ -13,7 +13,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
-
 /**
  * Reads JSON into Java objects and writes them as JSON, through the native engine: each read is
  * one native call that parses and validates the whole document into a tape (two arrays on the
@@ -326,6 +325,7 @@ public final class JsonMapper {
                 SHARED.give(c); // dropped where full
             }
         }
+
         /**
          * What a thread keeps from call to call follows what its documents need. The tape's
          * arrays and the native parser's buffers grow to the document being read (the arrays to
