@@ -8,11 +8,16 @@ First the gate (DatabindGate): every library must read equal objects from every 
 write what reads back equal, or nothing is measured. Then JMH (one library per fork): Users read
 and write at 1, 10, 100 and 1000 KB on 1 thread, and at 1 and 100 KB on 2 threads (every size
 with FULL=1); the six scenarios in microseconds per operation; Users read 1 KB with a virtual
-thread per read; then the heap probes.
+thread per read. Then the targets side by side (PairedRatio: simdbridge and its peers in one JVM,
+taking turns in short slices, the median of the per-round ratios with a 95% interval): the
+verdicts come from these, since a machine whose speed drifts moves whole JMH forks. Then the heap
+probes, two at a time (they measure no time).
 
 Writes results/databind.json, databind.md, databind.png, databind_equivalence.json and the raw
 JMH JSON in results/jmh/databind-*.json.
 """
+import concurrent.futures
+import json
 import os
 import subprocess
 
@@ -24,10 +29,15 @@ READERS = ["simdbridge", "jackson", "jackson-blackbird", "fastjson2", "fastjson2
 WRITERS = [r for r in READERS if r != "simdjson-java"]
 SIZES = [1, 10, 100, 1000]
 # Quick: about as long per benchmark as 2 x 500 ms warmup and 3 x 500 ms measured, which gave 99.9%
-# intervals wider than the scores (Student's t for 2 degrees of freedom is 31.6; 6.9 for 5), so six
-# shorter measured iterations, and a third warmup iteration.
-QUICK = ["-f", "1", "-wi", "3", "-w", "300ms", "-i", "6", "-r", "250ms"]
+# intervals wider than the scores (Student's t for 2 degrees of freedom is 31.6; 8.6 for 4), so five
+# shorter measured iterations, and a third warmup iteration. The targets are judged side by side
+# (below), which a drifting machine moves less than it moves a fork.
+QUICK = ["-f", "1", "-wi", "3", "-w", "300ms", "-i", "5", "-r", "250ms"]
 FULL = ["-f", "3", "-wi", "5", "-w", "1s", "-i", "10", "-r", "1s"]
+# Side by side (PairedRatio): slice in ms, warmup rounds, measured rounds; Users, then the scenarios.
+PAIRED_QUICK = {"users": ["100", "5", "20"], "scenario": ["50", "4", "16"]}
+PAIRED_FULL = {"users": ["200", "10", "60"], "scenario": ["100", "10", "40"]}
+SCENARIOS = ["simple", "nested", "dates", "list-of-100", "map-of-mixed", "escaped-string"]
 HEAPS_MB = [8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048]
 TARGETS = [  # (operation, kb, threads, peer, ratio at least)
     ("read", 1, 1, "fastjson2-features", 1.2),
@@ -67,20 +77,56 @@ def run(root, data, results, full):
     virtual = jvm_suite.run_jmh(jar, "VirtualThreadBenchmark", os.path.join(jmh_dir, "databind-virtual.json"), settings,
                                 "Users read 1 KB, a virtual thread per read")
 
-    heaps = {}
-    for library in READERS:
-        heaps[library] = smallest_heap(java, jar, library)
-        report.progress("databind: %s runs the 1000 KB payload in -Xmx%s" % (library, heaps[library]))
+    paired = side_by_side(java, jar, jmh_dir, PAIRED_FULL if full else PAIRED_QUICK)
 
-    out = summarize(runs, scenarios, virtual, heaps, settings)
+    # The probes time nothing, so two run at once.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {library: pool.submit(smallest_heap, java, jar, library) for library in READERS}
+        heaps = {}
+        for library in READERS:
+            heaps[library] = futures[library].result()
+            report.progress("databind: %s runs the 1000 KB payload in -Xmx%s" % (library, heaps[library]))
+
+    out = summarize(runs, scenarios, virtual, paired, heaps, settings)
     report.write_json(os.path.join(results, "databind.json"), out)
     with open(os.path.join(results, "databind.md"), "w") as f:
         f.write(markdown(out))
     chart(out, os.path.join(results, "databind.png"))
     for t in out["targets"]:
-        report.progress("databind: %s: %.2fx ± %.2f (target %.1fx) %s" % (t["what"], t["ratio"], t["ci999"], t["target"],
-                                                                        t["verdict"]))
+        report.progress("databind: %s: %.2fx (95%%: %.2f to %.2f; JMH %.2fx ± %.2f) (target %.1fx) %s" % (
+            t["what"], t["ratio"], t["ci95"][0], t["ci95"][1], t["jmh"]["ratio"], t["jmh"]["ci999"], t["target"],
+            t["verdict"]))
     return 0
+
+
+def side_by_side(java, jar, jmh_dir, settings):
+    """Every target's comparison through PairedRatio: {(what, op, subject, peer): its summary}."""
+    users = {}
+    for op, kb, threads, peer, _ in TARGETS:
+        users.setdefault((op, kb), []).append(peer)
+    specs = {"users": ["users:%s:%d:%s" % (op, kb, ",".join(peers)) for (op, kb), peers in users.items()],
+             "scenario": ["scenario:%s:%s:jackson" % (op, s) for s in SCENARIOS for op in ("read", "write")]}
+    out = {}
+    for what, args in specs.items():
+        path = os.path.join(jmh_dir, "databind-paired-%s.json" % what)
+        slice_ms, warmup, rounds = settings[what]
+        report.progress("databind: side by side, %s: %d comparisons, %s rounds of %s ms slices each" % (
+            what, len(args), rounds, slice_ms))
+        proc = subprocess.Popen([java, *jvm_suite.JVM_OPTIONS, "-cp", jar, "io.simdbridge.bench.databind.PairedRatio",
+                                 path, slice_ms, warmup, rounds, *args], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        for line in proc.stdout:
+            if not line.startswith("WARNING"):
+                report.progress("databind: " + line.rstrip())
+        if proc.wait():
+            raise SystemExit("PairedRatio %s failed" % what)
+        with open(path) as f:
+            doc = json.load(f)
+        for c in doc["comparisons"]:
+            for peer, summary in c["peers"].items():
+                out[(c["what"], c["op"], c["subject"], peer)] = dict(summary, rounds=doc["rounds"],
+                                                                     slice_ms=doc["slice_ms"])
+    return out
 
 
 def smallest_heap(java, jar, library):
@@ -120,7 +166,7 @@ def ratio(a, b, higher_is_better=True):
     return report.quotient(sa, ea, sb, eb) if higher_is_better else report.quotient(sb, eb, sa, ea)
 
 
-def summarize(runs, scenarios, virtual, heaps, settings):
+def summarize(runs, scenarios, virtual, paired, heaps, settings):
     users = {}
     for (op, threads), results in runs.items():
         e = entries(results)
@@ -149,15 +195,13 @@ def summarize(runs, scenarios, virtual, heaps, settings):
     targets = []
     for op, kb, threads, peer, target in TARGETS:
         r = ratios[op]["%dt" % threads][str(kb)][peer]
-        targets.append({"what": "Users %s %d KB, %d thread: simdbridge / %s" % (op, kb, threads, peer),
-                        "ratio": r["ratio"], "ci999": r["ci999"], "target": target,
-                        **report.judge(r["ratio"], r["ci999"], target)})
+        targets.append(target_entry("Users %s %d KB, %d thread: simdbridge / %s" % (op, kb, threads, peer),
+                                    r, paired[("users", op, "%d KB" % kb, peer)], target))
     for scenario, ops in six.items():
         for op in ("read", "write"):
-            s = ops[op]["speedup_over_jackson"]
-            targets.append({"what": "scenario %s %s: Jackson's time / simdbridge's" % (scenario, op),
-                            "ratio": s["ratio"], "ci999": s["ci999"], "target": 1.0,
-                            **report.judge(s["ratio"], s["ci999"], 1.0, strictly=True)})
+            targets.append(target_entry("scenario %s %s: Jackson's time / simdbridge's" % (scenario, op),
+                                        ops[op]["speedup_over_jackson"], paired[("scenario", op, scenario, "jackson")],
+                                        1.0, strictly=True))
     per_thread = {}
     e = entries(virtual)
     for (library, kb, _), (score, error, unit) in e.items():
@@ -171,17 +215,32 @@ def summarize(runs, scenarios, virtual, heaps, settings):
             "virtual_thread_per_read_1kb": per_thread, "smallest_heap_1000kb": heaps,
             "targets": targets,
             "method": "JMH throughput (ops/s) and average time (us/op), one library per fork, 99.9%% intervals; "
-                      "ratios per JMH score with the relative half-widths combined; the default heap for every JMH "
-                      "run; smallest heap: the least -Xmx (of %s MB) at which 20 reads (and writes) of the 1000 KB "
+                      "ratios per JMH score with the relative half-widths combined; targets judged side by side "
+                      "(PairedRatio: one JVM, turns of a few hundred ms, median of the per-round ratios, 95%% "
+                      "interval from order statistics); the default heap for every JMH run; smallest heap: the least -Xmx (of %s MB) at which 20 reads (and writes) of the 1000 KB "
                       "payload succeed" % HEAPS_MB}
+
+
+def target_entry(what, jmh, side_by_side, target, strictly=False):
+    """A target: JMH's ratio (forks one after the other) and the side-by-side median, which judges."""
+    low, high = side_by_side["ci95"]
+    return {"what": what, "ratio": side_by_side["median"], "ci95": [low, high], "target": target,
+            "side_by_side": side_by_side, "jmh": {"ratio": jmh["ratio"], "ci999": jmh["ci999"]},
+            **report.judge_between(side_by_side["median"], low, high, target, strictly)}
 
 
 def markdown(out):
     lines = ["# Data binding: simdbridge's Json against the JVM's binders\n",
              "Settings: `%s`. Scores are JMH's, with 99.9%% intervals.\n" % " ".join(out["settings"]),
              "## Targets\n",
-             report.markdown_table(["what", "measured", "target", ""],
-                                   [[t["what"], "%.2fx ± %.2f" % (t["ratio"], t["ci999"]), "%.1fx" % t["target"],
+             "Judged side by side: simdbridge and the peer in one JVM, taking turns in short slices, the "
+             "median of the per-round ratios with its 95%% interval (order statistics; `PairedRatio`; %s). "
+             "JMH's ratio, from forks run one after the other, beside it with its 99.9%% interval.\n" % "; ".join(
+                 "%s: %s rounds of %s ms slices" % (what, s["rounds"], s["slice_ms"])
+                 for what, s in {t["what"].split(" ")[0]: t["side_by_side"] for t in out["targets"]}.items()),
+             report.markdown_table(["what", "side by side", "JMH", "target", ""],
+                                   [[t["what"], "%.2fx (%.2f to %.2f)" % (t["ratio"], t["ci95"][0], t["ci95"][1]),
+                                     "%.2fx ± %.2f" % (t["jmh"]["ratio"], t["jmh"]["ci999"]), "%.1fx" % t["target"],
                                      report.emphasized(t["verdict"])] for t in out["targets"]])]
     for op in ("read", "write"):
         for threads, by_kb in sorted(out["users"].get(op, {}).items()):

@@ -108,9 +108,16 @@ def judge(ratio, half_width, target, strictly=False):
     """A target's judgement from a ratio and its interval: {"met": the point estimate reaches the
     target (passes it, strictly), "verdict": "met" or "not met", with ", within noise" added where
     the interval straddles the target}. A quick run's intervals are wide: its verdicts say so."""
-    met = ratio > target if strictly else ratio >= target
+    if half_width != half_width:  # NaN: no interval
+        return judge_between(ratio, ratio, ratio, target, strictly)
+    return judge_between(ratio, ratio - half_width, ratio + half_width, target, strictly)
+
+
+def judge_between(estimate, low, high, target, strictly=False):
+    """judge() for an interval [low, high] around the estimate that need not be symmetric."""
+    met = estimate > target if strictly else estimate >= target
     verdict = "met" if met else "not met"
-    if half_width == half_width and ratio - half_width < target <= ratio + half_width:  # not NaN, straddles
+    if low < target <= high:
         verdict += ", within noise"
     return {"met": met, "verdict": verdict}
 

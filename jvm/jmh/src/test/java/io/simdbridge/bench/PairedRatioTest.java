@@ -1,16 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.simdbridge.bench;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.simdbridge.bench.databind.PairedRatio;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The paired measurement runs both ways and names what it measured; it refuses what it lacks. */
+/**
+ * The side-by-side measurement: it runs every comparison it is given and writes what it measured;
+ * its interval for the median has the ranks the binomial distribution gives; it refuses what it
+ * lacks.
+ */
 class PairedRatioTest {
     private static String run(String... args) throws Exception {
         PrintStream out = System.out;
@@ -25,18 +38,67 @@ class PairedRatioTest {
     }
 
     @Test
-    void readsAndWritesInPairs() throws Exception {
-        String read = run("read", "1", "jackson", "1", "4");
-        assertTrue(read.startsWith("Users read 1 KB, simdbridge / jackson: median "), read);
-        assertTrue(read.contains("(4 pairs of 1 ms slices)"), read);
-        String write = run("write", "1", "fastjson2", "1", "3");
-        assertTrue(write.startsWith("Users write 1 KB, simdbridge / fastjson2: median "), write);
+    void measuresEveryComparisonAndWritesIt(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("paired.json");
+        String printed = run(json.toString(), "1", "1", "6", "users:read:1:jackson", "users:write:1:fastjson2,jackson",
+                "scenario:read:simple:jackson", "scenario:write:escaped-string:jackson");
+        assertTrue(printed.startsWith("users read 1 KB, simdbridge / jackson: median "), printed);
+        assertTrue(printed.contains("users write 1 KB, simdbridge / fastjson2: median "), printed);
+        assertTrue(printed.contains("users write 1 KB, simdbridge / jackson: median "), printed);
+        assertTrue(printed.contains("scenario write escaped-string, simdbridge / jackson: median "), printed);
+        assertTrue(printed.contains("(6 rounds of 1 ms slices)"), printed);
+        JsonNode doc = new ObjectMapper().readTree(Files.readAllBytes(json));
+        assertEquals(6, doc.get("rounds").asInt());
+        JsonNode comparisons = doc.get("comparisons");
+        assertEquals(4, comparisons.size());
+        JsonNode write = comparisons.get(1);
+        assertEquals("write", write.get("op").asText());
+        assertEquals("1 KB", write.get("subject").asText());
+        for (String library : new String[] {"simdbridge", "fastjson2", "jackson"}) {
+            assertTrue(write.get("ops_per_s").get(library).asDouble() > 0, library);
+        }
+        for (String peer : new String[] {"fastjson2", "jackson"}) {
+            JsonNode p = write.get("peers").get(peer);
+            double median = p.get("median").asDouble();
+            assertTrue(median > 0, peer);
+            assertTrue(p.get("ci95").get(0).asDouble() <= median && median <= p.get("ci95").get(1).asDouble(), peer);
+            assertTrue(p.get("iqr").get(0).asDouble() <= median && median <= p.get("iqr").get(1).asDouble(), peer);
+        }
+        assertEquals("escaped-string", comparisons.get(3).get("subject").asText());
+    }
+
+    @Test
+    void theIntervalOfTheMedianHasTheBinomialRanks() throws Exception {
+        Method rank = PairedRatio.class.getDeclaredMethod("medianRank", int.class);
+        rank.setAccessible(true);
+        // The largest k with P(Binomial(n, 1/2) < k) <= 0.025, worked out independently.
+        int[][] expected = {{1, 1}, {5, 1}, {6, 1}, {9, 2}, {10, 2}, {20, 6}, {30, 10}, {60, 22}, {100, 40}};
+        for (int[] e : expected) {
+            assertEquals(e[1], (int) rank.invoke(null, e[0]), "n = " + e[0]);
+        }
+        Method summary = PairedRatio.class.getDeclaredMethod("summary", double[].class);
+        summary.setAccessible(true);
+        double[] ratios = new double[20];
+        for (int i = 0; i < 20; i++) {
+            ratios[i] = 2.0 - i * 0.05; // 2.00, 1.95, ... 1.05, unsorted on purpose
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> s = (Map<String, Object>) summary.invoke(null, (Object) ratios);
+        assertEquals(1.525, (double) s.get("median"), 1e-9);
+        assertArrayEquals(new double[] {1.30, 1.75}, (double[]) s.get("ci95"), 1e-9); // the 6th and the 15th
+        assertArrayEquals(new double[] {1.2875, 1.7625}, (double[]) s.get("iqr"), 1e-9);
     }
 
     @Test
     void refusesWhatItDoesNotHave() {
-        assertThrows(IllegalArgumentException.class, () -> run("read", "1", "none", "1", "2"));
-        assertThrows(IllegalArgumentException.class, () -> run("write", "1", "simdjson-java", "1", "2"));
-        assertThrows(IllegalArgumentException.class, () -> run("parse", "1", "jackson", "1", "2"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "users:read:1:none"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "users:write:1:simdjson-java"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "users:parse:1:jackson"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "users:read:1:jackson,jackson"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "users:read:1:simdbridge"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "scenario:read:nothing:jackson"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "scenario:read:simple:fastjson2"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "0", "users:read:1:jackson"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2"));
     }
 }
