@@ -8,8 +8,8 @@ First the gate (DatabindGate): every library must read equal objects from every 
 write what reads back equal, or nothing is measured. Then JMH (one library per fork): Users read
 and write at 1, 10, 100 and 1000 KB on 1 thread, and at 1 and 100 KB on 2 threads (every size
 with FULL=1); the six scenarios in microseconds per operation; Users read 1 KB with a virtual
-thread per read. Then the targets side by side (PairedRatio: simdbridge and its peers in one JVM,
-taking turns in short slices, the median of the per-round ratios with a 95% interval): the
+thread per read. Then the targets side by side (PairedRatio, a JVM per comparison: simdbridge and
+its peers taking turns in short slices, the median of the per-round ratios with a 95% interval): the
 verdicts come from these, since a machine whose speed drifts moves whole JMH forks. Then the heap
 probes, two at a time (they measure no time).
 
@@ -35,7 +35,9 @@ SIZES = [1, 10, 100, 1000]
 QUICK = ["-f", "1", "-wi", "3", "-w", "300ms", "-i", "5", "-r", "250ms"]
 FULL = ["-f", "3", "-wi", "5", "-w", "1s", "-i", "10", "-r", "1s"]
 # Side by side (PairedRatio): slice in ms, warmup rounds, measured rounds; Users, then the scenarios.
-PAIRED_QUICK = {"users": ["100", "5", "20"], "scenario": ["50", "4", "16"]}
+# Each library warms up for 600 to 800 ms in the quick run (JMH's quick forks: 900 ms): with 200 ms,
+# Jackson's dates read was still being compiled for half the rounds (21.8x, 95%: 7.7 to 31.7).
+PAIRED_QUICK = {"users": ["100", "8", "20"], "scenario": ["50", "12", "16"]}
 PAIRED_FULL = {"users": ["200", "10", "60"], "scenario": ["100", "10", "40"]}
 SCENARIOS = ["simple", "nested", "dates", "list-of-100", "map-of-mixed", "escaped-string"]
 HEAPS_MB = [8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048]
@@ -100,26 +102,30 @@ def run(root, data, results, full):
 
 
 def side_by_side(java, jar, jmh_dir, settings):
-    """Every target's comparison through PairedRatio: {(what, op, subject, peer): its summary}."""
+    """Every target's comparison through PairedRatio, each in a JVM of its own (as JMH forks: run
+    in one JVM after the other scenarios, Jackson's escaped-string write measured 4.1x slower than
+    ours against JMH's 1.5x, its shared code profiled by all of them): {(what, op, subject, peer):
+    its summary}."""
     users = {}
     for op, kb, threads, peer, _ in TARGETS:
         users.setdefault((op, kb), []).append(peer)
-    specs = {"users": ["users:%s:%d:%s" % (op, kb, ",".join(peers)) for (op, kb), peers in users.items()],
-             "scenario": ["scenario:%s:%s:jackson" % (op, s) for s in SCENARIOS for op in ("read", "write")]}
+    specs = [("users", "users:%s:%d:%s" % (op, kb, ",".join(peers))) for (op, kb), peers in users.items()]
+    specs += [("scenario", "scenario:%s:%s:jackson" % (op, s)) for s in SCENARIOS for op in ("read", "write")]
+    report.progress("databind: side by side, %d comparisons (Users: %s rounds of %s ms slices; scenarios: %s of %s ms)"
+                    % (len(specs), settings["users"][2], settings["users"][0], settings["scenario"][2],
+                       settings["scenario"][0]))
     out = {}
-    for what, args in specs.items():
-        path = os.path.join(jmh_dir, "databind-paired-%s.json" % what)
+    for what, spec in specs:
+        path = os.path.join(jmh_dir, "databind-paired-%s.json" % "-".join(spec.split(":")[:3]))
         slice_ms, warmup, rounds = settings[what]
-        report.progress("databind: side by side, %s: %d comparisons, %s rounds of %s ms slices each" % (
-            what, len(args), rounds, slice_ms))
         proc = subprocess.Popen([java, *jvm_suite.JVM_OPTIONS, "-cp", jar, "io.simdbridge.bench.databind.PairedRatio",
-                                 path, slice_ms, warmup, rounds, *args], stdout=subprocess.PIPE,
+                                 path, slice_ms, warmup, rounds, spec], stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
         for line in proc.stdout:
             if not line.startswith("WARNING"):
                 report.progress("databind: " + line.rstrip())
         if proc.wait():
-            raise SystemExit("PairedRatio %s failed" % what)
+            raise SystemExit("PairedRatio %s failed" % spec)
         with open(path) as f:
             doc = json.load(f)
         for c in doc["comparisons"]:
@@ -216,9 +222,10 @@ def summarize(runs, scenarios, virtual, paired, heaps, settings):
             "targets": targets,
             "method": "JMH throughput (ops/s) and average time (us/op), one library per fork, 99.9%% intervals; "
                       "ratios per JMH score with the relative half-widths combined; targets judged side by side "
-                      "(PairedRatio: one JVM, turns of a few hundred ms, median of the per-round ratios, 95%% "
-                      "interval from order statistics); the default heap for every JMH run; smallest heap: the least -Xmx (of %s MB) at which 20 reads (and writes) of the 1000 KB "
-                      "payload succeed" % HEAPS_MB}
+                      "(PairedRatio: a JVM per comparison, turns of 50 to 200 ms, median of the per-round "
+                      "ratios, 95%% interval from order statistics); the default heap for every JMH run; smallest "
+                      "heap: the least -Xmx (of %s MB) at which 20 reads (and writes) of the 1000 KB payload "
+                      "succeed" % HEAPS_MB}
 
 
 def target_entry(what, jmh, side_by_side, target, strictly=False):

@@ -18,6 +18,8 @@ import java.util.Map;
  * the other, by more than the difference being measured; slices a few hundred milliseconds apart
  * see the same machine. It complements DatabindBenchmark and ScenarioBenchmark (JMH, one library
  * per JVM): here the libraries share a JVM, so code they share (the JDK's) is profiled by both.
+ * Comparisons given together share it too, and profile each other's code: make bench runs each in
+ * a JVM of its own (bench/databind_suite.py).
  *
  * <pre>java -cp benchmarks.jar io.simdbridge.bench.databind.PairedRatio out.json 100 5 20 \
  *     users:read:1:fastjson2-features users:write:1:fastjson2,fastjson2-features scenario:read:simple:jackson</pre>
