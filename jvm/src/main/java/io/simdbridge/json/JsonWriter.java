@@ -10,7 +10,7 @@ import java.util.Arrays;
 /**
  * The output of {@link Codec#write}: UTF-8 JSON in a growing byte array. Strings are checked
  * eight bytes at a time and copied in bulk between escapes; doubles are written in the shortest form that reads back to the same value
- * (the JDK's {@code Double.toString}, shortest since JDK 19).
+ * ({@link DoubleText}: the core's shortest digits, in Double.toString's layout, with no String made).
  */
 final class JsonWriter {
     private static final byte[] HEX = "0123456789abcdef".getBytes();
@@ -58,6 +58,8 @@ final class JsonWriter {
 
     byte[] buf;
     int pos;
+    /** DoubleText's second result (a decimal exponent), kept so that writing a double allocates nothing. */
+    private final int[] exponent = new int[1];
     /** The chars of a string written natively. */
     private char[] chars = new char[0];
     /** Policies of the write in progress. */
@@ -195,7 +197,8 @@ final class JsonWriter {
                 buf[pos++] = '0';
                 return;
             }
-            writeAscii(Double.toString(d));
+            ensure(DoubleText.MAX_LENGTH);
+            pos = DoubleText.write(d, buf, pos, exponent);
         } else {
             writeQuotedAscii(Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
         }
