@@ -196,17 +196,12 @@ final class DoubleText {
     }
 
     private static final long[] POWERS_OF_TEN = new long[19];
-    /** "00" to "99". */
-    private static final byte[] PAIRS = new byte[200];
+    private static final byte[] PAIRS = JsonWriter.DIGIT_PAIRS;
 
     static {
         long p = 1;
         for (int i = 0; i < 19; i++, p *= 10) {
             POWERS_OF_TEN[i] = p;
-        }
-        for (int i = 0; i < 100; i++) {
-            PAIRS[2 * i] = (byte) ('0' + i / 10);
-            PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
         }
     }
 

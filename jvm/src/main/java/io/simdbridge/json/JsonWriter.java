@@ -21,8 +21,8 @@ final class JsonWriter {
     private static final long[] ESCAPE_WORD = new long[128];
     /** And their lengths, 2 or 6. */
     private static final int[] ESCAPE_LENGTH = new int[128];
-    /** Two digits per index: "00" to "99". */
-    private static final byte[] DIGIT_PAIRS = new byte[200];
+    /** Two digits per index: "00" to "99" (DoubleText's too). */
+    static final byte[] DIGIT_PAIRS = new byte[200];
 
     static {
         for (int c = 0; c < 128; c++) {
