@@ -32,8 +32,9 @@ struct decimal {
 /**
  * The shortest decimal that reads back as `d` (finite; its sign is the caller's), and of those
  * the closest to `d` (on a tie, the even significand): the digits of Python's repr(float) and of
- * std::to_chars. No trailing zeros in the significand (0 for zero); at most 17 digits. About 4
- * times faster than std::to_chars in GCC 12 (Schubfach: one table lookup, three multiplications).
+ * std::to_chars. No trailing zeros in the significand (0 for zero); at most 17 digits. 27 ns a
+ * double here against 70 for std::to_chars in GCC 12 (Schubfach: one table lookup, three
+ * 128-bit multiplications).
  */
 decimal shortest_decimal(double d) noexcept;
 

@@ -16,10 +16,10 @@ import java.util.function.Supplier;
 final class ContainerCodecs {
     private ContainerCodecs() {}
 
-    /** A Collection made by {@code factory} (sized by the element count). */
     /** The factory of a List, Collection or Iterable (and ArrayList): an ArrayList of the size. */
     static final IntFunction<ArrayList<?>> ARRAY_LIST = ArrayList::new;
 
+    /** A Collection made by {@code factory} (sized by the element count). */
     static final class CollectionCodec<E, C extends Collection<E>> extends Codec<C> {
         private final IntFunction<C> factory;
         Codec<E> element;

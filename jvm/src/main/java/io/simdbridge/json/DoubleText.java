@@ -150,7 +150,7 @@ final class DoubleText {
 
     /** significand x 10^exponent (no trailing zeros) as Double.toString lays it out. */
     private static int layout(long significand, int exponent, byte[] buf, int pos) {
-        int n = digits(significand);
+        int n = JsonWriter.digits(significand);
         int scientific = n + exponent - 1; // the exponent of d.ddd x 10^scientific
         if (scientific >= -3 && scientific < 7) {
             if (scientific < 0) { // 0.000ddd
@@ -159,12 +159,12 @@ final class DoubleText {
                 for (int z = -scientific - 1; z > 0; z--) {
                     buf[pos++] = '0';
                 }
-                putDigits(significand, n, buf, pos);
+                JsonWriter.putDigits(significand, n, buf, pos);
                 return pos + n;
             }
             int whole = scientific + 1; // digits before the point
             if (n <= whole) { // ddd000.0
-                putDigits(significand, n, buf, pos);
+                JsonWriter.putDigits(significand, n, buf, pos);
                 pos += n;
                 for (int z = whole - n; z > 0; z--) {
                     buf[pos++] = '0';
@@ -173,12 +173,12 @@ final class DoubleText {
                 buf[pos++] = '0';
                 return pos;
             }
-            putDigits(significand, n, buf, pos + 1); // dd.ddd: the digits, then the first ones moved left
+            JsonWriter.putDigits(significand, n, buf, pos + 1); // dd.ddd: the digits, then the first ones moved left
             System.arraycopy(buf, pos + 1, buf, pos, whole);
             buf[pos + whole] = '.';
             return pos + n + 1;
         }
-        putDigits(significand, n, buf, pos + 1); // d.dddE-x
+        JsonWriter.putDigits(significand, n, buf, pos + 1); // d.dddE-x
         buf[pos] = buf[pos + 1];
         buf[pos + 1] = '.';
         pos += n + 1;
@@ -190,56 +190,9 @@ final class DoubleText {
             buf[pos++] = '-';
             scientific = -scientific;
         }
-        int e = digits(scientific);
-        putDigits(scientific, e, buf, pos);
+        int e = JsonWriter.digits(scientific);
+        JsonWriter.putDigits(scientific, e, buf, pos);
         return pos + e;
-    }
-
-    private static final long[] POWERS_OF_TEN = new long[19];
-    private static final byte[] PAIRS = JsonWriter.DIGIT_PAIRS;
-
-    static {
-        long p = 1;
-        for (int i = 0; i < 19; i++, p *= 10) {
-            POWERS_OF_TEN[i] = p;
-        }
-    }
-
-    /** The decimal digits of v (>= 1): from its bit length (1233 / 4096 is log10 2 to 4 digits), one comparison. */
-    private static int digits(long v) {
-        int n = (64 - Long.numberOfLeadingZeros(v)) * 1233 >>> 12;
-        return n < 19 && v >= POWERS_OF_TEN[n] ? n + 1 : Math.max(n, 1);
-    }
-
-    /** v's n decimal digits at buf[pos]: eight at a time in int arithmetic, then two at a time. */
-    private static void putDigits(long v, int n, byte[] buf, int pos) {
-        int p = pos + n;
-        while (v >= 100_000_000L) {
-            long q = v / 100_000_000L;
-            int low = (int) (v - q * 100_000_000L);
-            v = q;
-            for (int i = 0; i < 4; i++) {
-                int r = low % 100;
-                low /= 100;
-                p -= 2;
-                buf[p] = PAIRS[2 * r];
-                buf[p + 1] = PAIRS[2 * r + 1];
-            }
-        }
-        int x = (int) v;
-        while (x >= 100) {
-            int r = x % 100;
-            x /= 100;
-            p -= 2;
-            buf[p] = PAIRS[2 * r];
-            buf[p + 1] = PAIRS[2 * r + 1];
-        }
-        if (x >= 10) {
-            buf[p - 2] = PAIRS[2 * x];
-            buf[p - 1] = PAIRS[2 * x + 1];
-        } else {
-            buf[p - 1] = (byte) ('0' + x);
-        }
     }
 
     private static int ascii(String s, byte[] buf, int pos) {

@@ -21,8 +21,8 @@ final class JsonWriter {
     private static final long[] ESCAPE_WORD = new long[128];
     /** And their lengths, 2 or 6. */
     private static final int[] ESCAPE_LENGTH = new int[128];
-    /** Two digits per index: "00" to "99" (DoubleText's too). */
-    static final byte[] DIGIT_PAIRS = new byte[200];
+    /** Two digits per index: "00" to "99". */
+    private static final byte[] DIGIT_PAIRS = new byte[200];
 
     static {
         for (int c = 0; c < 128; c++) {
@@ -156,35 +156,55 @@ final class JsonWriter {
             buf[pos++] = '-';
             v = -v;
         }
-        int digits = digits(v);
-        int end = pos + digits;
-        int p = end;
-        while (v >= 100) {
-            int r = (int) (v % 100);
-            v /= 100;
+        int n = digits(v);
+        putDigits(v, n, buf, pos);
+        pos += n;
+    }
+
+    private static final long[] POWERS_OF_TEN = new long[19];
+
+    static {
+        long p = 1;
+        for (int i = 0; i < 19; i++, p *= 10) {
+            POWERS_OF_TEN[i] = p;
+        }
+    }
+
+    /** The decimal digits of v (>= 0): from its bit length (1233 / 4096 is log10 2 to 4 digits), one comparison. */
+    static int digits(long v) {
+        int n = (64 - Long.numberOfLeadingZeros(v)) * 1233 >>> 12;
+        return n < 19 && v >= POWERS_OF_TEN[n] ? n + 1 : Math.max(n, 1);
+    }
+
+    /** v's n decimal digits (v >= 0) at buf[pos]: eight at a time in int arithmetic, then two at a time. */
+    static void putDigits(long v, int n, byte[] buf, int pos) {
+        int p = pos + n;
+        while (v >= 100_000_000L) {
+            long q = v / 100_000_000L;
+            int low = (int) (v - q * 100_000_000L);
+            v = q;
+            for (int i = 0; i < 4; i++) {
+                int r = low % 100;
+                low /= 100;
+                p -= 2;
+                buf[p] = DIGIT_PAIRS[2 * r];
+                buf[p + 1] = DIGIT_PAIRS[2 * r + 1];
+            }
+        }
+        int x = (int) v;
+        while (x >= 100) {
+            int r = x % 100;
+            x /= 100;
             p -= 2;
             buf[p] = DIGIT_PAIRS[2 * r];
             buf[p + 1] = DIGIT_PAIRS[2 * r + 1];
         }
-        if (v >= 10) {
-            p -= 2;
-            buf[p] = DIGIT_PAIRS[2 * (int) v];
-            buf[p + 1] = DIGIT_PAIRS[2 * (int) v + 1];
+        if (x >= 10) {
+            buf[p - 2] = DIGIT_PAIRS[2 * x];
+            buf[p - 1] = DIGIT_PAIRS[2 * x + 1];
         } else {
-            buf[--p] = (byte) ('0' + v);
+            buf[p - 1] = (byte) ('0' + x);
         }
-        pos = end;
-    }
-
-    private static int digits(long v) {
-        long p = 10;
-        for (int d = 1; d < 19; d++) {
-            if (v < p) {
-                return d;
-            }
-            p *= 10;
-        }
-        return 19;
     }
 
     /** Shortest round-trip form; NaN and the infinities as strings, as Jackson writes them. */
