@@ -116,23 +116,43 @@ struct owned_pairs : std::vector<std::pair<PyObject *, PyObject *>> {
 class orjson_writer {
 public:
   orjson_writer(uint32_t options, PyObject *default_fn)
-      : opts_(options), default_(default_fn), strings_(false), indent_((options & opt_indent_2) != 0) {}
+      : opts_(options), default_(default_fn), strings_(false), indent_((options & opt_indent_2) != 0),
+        out_(output::into_bytes) {}
 
   output &text() { return out_; }
 
   void value(PyObject *obj, int depth, int defaults) {
+    if (!leaf(obj)) { composite(obj, depth, defaults); }
+  }
+
+private:
+  /**
+   * A str, int, float, bool or None (the exact types), written; false for anything else. No
+   * Python code runs while one is written, so a container's items of these types are written
+   * borrowed: only the others are held (a `default` may drop them from their container).
+   */
+  bool leaf(PyObject *obj) {
     PyTypeObject *type = Py_TYPE(obj);
     if (type == &PyUnicode_Type) {
       string(obj);
     } else if (type == &PyLong_Type) {
       integer(obj);
+    } else if (type == &PyFloat_Type) {
+      floating(PyFloat_AS_DOUBLE(obj));
     } else if (type == &PyBool_Type) {
       out_.append(obj == Py_True ? "true" : "false", obj == Py_True ? 4 : 5);
     } else if (obj == Py_None) {
       out_.append("null", 4);
-    } else if (type == &PyFloat_Type) {
-      floating(PyFloat_AS_DOUBLE(obj));
-    } else if (type == &PyList_Type) {
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  /** What leaf() does not write. */
+  void composite(PyObject *obj, int depth, int defaults) {
+    PyTypeObject *type = Py_TYPE(obj);
+    if (type == &PyList_Type) {
       sequence(obj, depth, defaults);
     } else if (type == &PyDict_Type) {
       dict(obj, depth, defaults);
@@ -145,7 +165,6 @@ public:
     }
   }
 
-private:
   void unlikely(PyObject *obj, PyTypeObject *type, int depth, int defaults) {
     const bool dates = !(opts_ & opt_passthrough_datetime);
     if (reinterpret_cast<PyObject *>(type) == names.uuid_type) {
@@ -236,6 +255,13 @@ private:
   /** An int's digits; false, and nothing written, where it is past 64 bits (its caller names the
    *  error: a value's and a key's differ). Past 53 bits where `strict`: orjson's error. */
   bool put_integer(PyObject *obj, bool strict) {
+    int64_t small;
+    if (small_int(obj, small)) {
+      if (strict && (small > max_53 || small < -max_53)) { fail("Integer exceeds 53-bit range"); }
+      out_.reserve(25);
+      put_int64(out_, small);
+      return true;
+    }
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     char buf[24];
@@ -263,19 +289,7 @@ private:
       out_.append("null", 4);
       return;
     }
-    out_.reserve(32);
-    const decimal_digits v = shortest_digits(d);
-    if (v.negative) { out_.put('-'); }
-    if (v.point >= -4 && v.point <= 16) {
-      put_positional(out_, v);
-      return;
-    }
-    put_mantissa(out_, v);
-    const int exponent = v.point - 1;
-    out_.put(exponent < 0 ? '-' : '+');
-    char buf[8];
-    const auto r = std::to_chars(buf, buf + sizeof buf, exponent < 0 ? -exponent : exponent);
-    out_.put(buf, size_t(r.ptr - buf));
+    put_double(out_, d, -4, false);
   }
 
   void newline(int depth) {
@@ -303,9 +317,11 @@ private:
       if (i > 0) { out_.append(','); }
       if (indent_) { newline(inner); }
       PyObject *item = tuple ? PyTuple_GET_ITEM(seq, i) : PyList_GET_ITEM(seq, i);
-      Py_INCREF(item);
-      owned hold(item);
-      value(item, inner, defaults);
+      if (!leaf(item)) {
+        Py_INCREF(item);
+        owned hold(item);
+        composite(item, inner, defaults);
+      }
     }
     if (indent_) { newline(depth); }
     out_.append(']');
@@ -330,13 +346,15 @@ private:
       PyObject *key, *item;
       bool first = true;
       while (PyDict_Next(d, &pos, &key, &item)) {
-        Py_INCREF(key);
-        Py_INCREF(item);
-        owned hold_key(key), hold_item(item);
+        // The key, a str, is written before anything can run Python code: it is not held.
         if (Py_TYPE(key) != &PyUnicode_Type) { fail("Dict key must be str"); }
         member_key(key, first, inner);
-        value(item, inner, defaults);
         first = false;
+        if (!leaf(item)) {
+          Py_INCREF(item);
+          owned hold_item(item);
+          composite(item, inner, defaults);
+        }
       }
     } else {
       // Keys as strs (converted where OPT_NON_STR_KEYS allows), sorted by their UTF-8 where
@@ -631,7 +649,7 @@ PyObject *dumpb(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     orjson_writer w(opts, default_fn);
     w.value(obj, 0, 0);
     if (opts & opt_append_newline) { w.text().append('\n'); }
-    return PyBytes_FromStringAndSize(w.text().data(), Py_ssize_t(w.text().size()));
+    return w.text().take_bytes();
   } catch (const failed &) {
     return nullptr;
   } catch (const std::bad_alloc &) {

@@ -59,28 +59,16 @@ private:
       out_.append(word, std::strlen(word));
       return;
     }
-    out_.reserve(32); // the longest repr: "-2.2250738585072014e-308"
-    append_float_repr(d);
-  }
-
-  /** float.__repr__: shortest round-trip digits, exponent form when the point is <= -4 or > 16. */
-  void append_float_repr(double d) {
-    const decimal_digits v = shortest_digits(d);
-    if (v.negative) { out_.put('-'); }
-    if (v.point <= -4 || v.point > 16) {
-      put_mantissa(out_, v);
-      const int exponent = v.point - 1;
-      const int e = exponent < 0 ? -exponent : exponent;
-      out_.put(exponent < 0 ? '-' : '+');
-      if (e >= 100) { out_.put(char('0' + e / 100)); }
-      out_.put(char('0' + e / 10 % 10));
-      out_.put(char('0' + e % 10));
-    } else {
-      put_positional(out_, v);
-    }
+    put_double(out_, d, -3, true); // float.__repr__: exponent form from 1e-4 down and 1e16 up
   }
 
   void encode_int(PyObject *obj) {
+    int64_t small;
+    if (small_int(obj, small)) { // an int's subclass too: the digits are int's
+      out_.reserve(25);
+      put_int64(out_, small);
+      return;
+    }
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     if (overflow == 0) {

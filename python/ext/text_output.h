@@ -12,6 +12,10 @@
 #include <new>
 #include <string>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "common.h"
 #include "simdbridge/writer.h"
 
@@ -19,14 +23,29 @@ namespace simdbridge::python {
 
 /**
  * The output: a growable byte buffer. reserve() once per value, then unchecked writes (a
- * std::string's append costs a call and a check per piece: 30% of dumps, measured).
+ * std::string's append costs a call and a check per piece: 30% of dumps, measured). Its storage
+ * is malloc's, or, made with `into_bytes`, a bytes object's, which take_bytes() hands over
+ * without a copy (dumpb: the copy into a new bytes was 4 to 9% of its time).
  */
 class output {
 public:
+  struct into_bytes_t {};
+  static constexpr into_bytes_t into_bytes{};
+
   output() : data_(static_cast<char *>(std::malloc(capacity_))) {
     if (data_ == nullptr) { throw std::bad_alloc(); }
   }
-  ~output() { std::free(data_); }
+  explicit output(into_bytes_t) : bytes_(PyBytes_FromStringAndSize(nullptr, Py_ssize_t(capacity_))), in_bytes_(true) {
+    if (bytes_ == nullptr) { throw std::bad_alloc(); }
+    data_ = PyBytes_AS_STRING(bytes_);
+  }
+  ~output() {
+    if (in_bytes_) {
+      Py_XDECREF(bytes_);
+    } else {
+      std::free(data_);
+    }
+  }
   output(const output &) = delete;
   output &operator=(const output &) = delete;
 
@@ -34,17 +53,53 @@ public:
     if (capacity_ - size_ >= more) { return; }
     size_t wanted = capacity_ * 2;
     while (wanted - size_ < more) { wanted *= 2; }
-    char *grown = static_cast<char *>(std::realloc(data_, wanted));
-    if (grown == nullptr) { throw std::bad_alloc(); }
-    data_ = grown;
+    if (in_bytes_) {
+      if (_PyBytes_Resize(&bytes_, Py_ssize_t(wanted)) != 0) { // bytes_ is gone, MemoryError set
+        PyErr_Clear();
+        throw std::bad_alloc();
+      }
+      data_ = PyBytes_AS_STRING(bytes_);
+    } else {
+      char *grown = static_cast<char *>(std::realloc(data_, wanted));
+      if (grown == nullptr) { throw std::bad_alloc(); }
+      data_ = grown;
+    }
     capacity_ = wanted;
+  }
+
+  /** The bytes written, as the bytes object (made `into_bytes`); null with MemoryError set. */
+  PyObject *take_bytes() {
+    PyObject *b = bytes_;
+    bytes_ = nullptr;
+    data_ = nullptr;
+    return _PyBytes_Resize(&b, Py_ssize_t(size_)) == 0 ? b : nullptr;
   }
   /** Unchecked: after reserve(). */
   void put(char c) { data_[size_++] = c; }
+  /** Up to 16 bytes inline (most keys and values), in two overlapping moves, none past p + n or
+   *  the output's n: a call to memcpy cost more than the copy. */
   void put(const char *p, size_t n) {
-    std::memcpy(data_ + size_, p, n);
+    char *d = data_ + size_;
     size_ += n;
+    if (n >= 8) {
+      if (n > 16) {
+        std::memcpy(d, p, n);
+        return;
+      }
+      move<uint64_t>(d, p);
+      move<uint64_t>(d + n - 8, p + n - 8);
+    } else if (n >= 4) {
+      move<uint32_t>(d, p);
+      move<uint32_t>(d + n - 4, p + n - 4);
+    } else if (n > 0) {
+      d[0] = p[0];
+      d[n / 2] = p[n / 2];
+      d[n - 1] = p[n - 1];
+    }
   }
+  /** Where the next byte goes, for a writer that writes in place (reserve() first), then advance(). */
+  char *tail() { return data_ + size_; }
+  void advance(size_t n) { size_ += n; }
   /** Checked. */
   void append(const char *p, size_t n) {
     reserve(n);
@@ -60,64 +115,116 @@ public:
   const char *data() const { return data_; }
 
 private:
+  template <typename Word> static void move(char *to, const char *from) {
+    Word w;
+    std::memcpy(&w, from, sizeof w);
+    std::memcpy(to, &w, sizeof w);
+  }
+
   size_t capacity_ = 4096;
   size_t size_ = 0;
-  char *data_;
+  PyObject *bytes_ = nullptr; // the storage where in_bytes_, until taken
+  bool in_bytes_ = false;
+  char *data_ = nullptr;
 };
 
-/** A finite double's shortest round-trip decimal digits: the value is 0.d1d2...dn x 10^point. */
-struct decimal_digits {
-  bool negative = false;
-  char digits[24];
-  int count = 0;
-  int point = 0; // digits before the decimal point (negative: zeros after it first)
-};
+/**
+ * An int's value where CPython holds it in at most two digits (|v| < 2^60 on 64-bit builds), read
+ * from the object; false for any other (the caller asks CPython, which handles every int). Most
+ * ints are small: PyLong_AsLongLongAndOverflow's call and checks were a third of writing one.
+ */
+inline bool small_int(PyObject *obj, int64_t &v) {
+#if PY_VERSION_HEX >= 0x030C0000
+  PyLongObject *l = reinterpret_cast<PyLongObject *>(obj);
+  if (!PyUnstable_Long_IsCompact(l)) { return false; }
+  v = int64_t(PyUnstable_Long_CompactValue(l));
+  return true;
+#else
+  // 3.10 and 3.11: the sign and the count of 30-bit digits are ob_size's, least significant first.
+  const Py_ssize_t size = Py_SIZE(obj);
+  const digit *d = reinterpret_cast<PyLongObject *>(obj)->ob_digit;
+  if (size < -2 || size > 2) { return false; }
+  const int64_t magnitude = size == 0 ? 0 : (size == 1 || size == -1) ? int64_t(d[0])
+                                      : int64_t(d[0]) | int64_t(d[1]) << PyLong_SHIFT;
+  v = size < 0 ? -magnitude : magnitude;
+  return true;
+#endif
+}
 
-inline decimal_digits shortest_digits(double d) {
-  decimal_digits out;
-  out.negative = std::signbit(d);
-  const decimal v = shortest_decimal(d); // the core's (Schubfach); to_chars took 2.6 times as long
-  if (v.significand == 0) {
-    out.digits[0] = '0';
-    out.count = 1;
-    out.point = 1;
-    return out;
-  }
-  const auto r = std::to_chars(out.digits, out.digits + sizeof out.digits, v.significand);
-  out.count = int(r.ptr - out.digits);
-  out.point = out.count + v.exponent;
-  return out;
+/** A 64-bit integer's digits (unchecked: the caller reserves 25 bytes, see write_decimal_digits). */
+inline void put_int64(output &out, int64_t v) {
+  char *at = out.tail();
+  if (v < 0) { *at++ = '-'; }
+  const uint64_t magnitude = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
+  out.advance(size_t(at - out.tail()) + write_decimal_digits(magnitude, at));
+}
+
+/** The number of decimal digits of v (1 to 20). */
+inline int decimal_length(uint64_t v) {
+  static constexpr uint64_t powers[20] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+                                          10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+                                          100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+                                          100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+                                          100000000000000000ULL, 1000000000000000000ULL,
+                                          10000000000000000000ULL};
+  const int log10_floor = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12; // of 2^bits: v's, or one more
+  return log10_floor + 1 - int(v < powers[log10_floor]);
 }
 
 /**
- * The digits in positional form ("0.001", "120.0", "1.5"); unchecked: the caller reserves
- * count + |point| + 3 bytes.
+ * A finite double as text, with its shortest round-trip digits (the core's shortest_decimal):
+ * positional ("0.001", "120.0", "1.5") where the number of digits before the point is from
+ * `lowest_point` to 16, else d[.ddd]e[+-]x, with at least two exponent digits where
+ * `two_digit_exponent` (repr's form: lowest_point -3; orjson's: -4, one digit). The digits go
+ * straight into the output, made eight at a time (write_decimal_digits); where the point falls
+ * among them, they are written a byte further on and the integer part moved back a byte at a
+ * time. Moved in wider pieces, the loads spanned two of the 8-byte stores just made, which the CPU
+ * cannot forward: a stall per double.
  */
-inline void put_positional(output &out, const decimal_digits &v) {
-  const int n = v.count, point = v.point;
-  if (point <= 0) {
-    out.put("0.", 2);
-    for (int z = 0; z < -point; z++) { out.put('0'); }
-    out.put(v.digits, size_t(n));
+inline void put_double(output &out, double d, int lowest_point, bool two_digit_exponent) {
+  out.reserve(48); // sign, "0.0000", 17 digits, and write_decimal_digits's 7 bytes of overrun
+  char *const start = out.tail();
+  char *t = start;
+  if (std::signbit(d)) { *t++ = '-'; }
+  const decimal v = shortest_decimal(d);
+  if (v.significand == 0) {
+    std::memcpy(t, "0.0", 3);
+    out.advance(size_t(t + 3 - start));
+    return;
+  }
+  const int n = decimal_length(v.significand), point = n + v.exponent;
+  if (point < lowest_point || point > 16) {
+    write_decimal_digits(v.significand, t + 1);
+    t[0] = t[1];
+    if (n > 1) {
+      t[1] = '.';
+      t += n + 1;
+    } else {
+      t += 1;
+    }
+    *t++ = 'e';
+    const int exponent = point - 1, e = exponent < 0 ? -exponent : exponent;
+    *t++ = exponent < 0 ? '-' : '+';
+    if (e >= 100) { *t++ = char('0' + e / 100); }
+    if (e >= 10 || two_digit_exponent) { *t++ = char('0' + e / 10 % 10); }
+    *t++ = char('0' + e % 10);
+  } else if (point <= 0) {
+    *t++ = '0';
+    *t++ = '.';
+    for (int z = 0; z < -point; z++) { *t++ = '0'; }
+    t += write_decimal_digits(v.significand, t);
   } else if (point >= n) {
-    out.put(v.digits, size_t(n));
-    for (int z = 0; z < point - n; z++) { out.put('0'); }
-    out.put(".0", 2);
+    t += write_decimal_digits(v.significand, t);
+    for (int z = 0; z < point - n; z++) { *t++ = '0'; }
+    *t++ = '.';
+    *t++ = '0';
   } else {
-    out.put(v.digits, size_t(point));
-    out.put('.');
-    out.put(v.digits + point, size_t(n - point));
+    write_decimal_digits(v.significand, t + 1);
+    for (int i = 0; i < point; i++) { t[i] = t[i + 1]; }
+    t[point] = '.';
+    t += n + 1;
   }
-}
-
-/** The digits as d[.ddd] and an 'e' (unchecked), for the caller to write the exponent. */
-inline void put_mantissa(output &out, const decimal_digits &v) {
-  out.put(v.digits[0]);
-  if (v.count > 1) {
-    out.put('.');
-    out.put(v.digits + 1, size_t(v.count - 1));
-  }
-  out.put('e');
+  out.advance(size_t(t - start));
 }
 
 inline char hex_digit(unsigned v) { return "0123456789abcdef"[v & 15]; }
@@ -181,40 +288,82 @@ public:
 private:
   bool needs_escape(uint32_t c) const { return c < 0x20 || c == '"' || c == '\\' || (c == 0x7f && ensure_ascii_); }
 
-  /**
-   * The bytes of 8 ASCII characters that need an escape, as a mask of each byte's top bit:
-   * controls (< 0x20), '"', '\\', and DEL (0x7f) where ensure_ascii.
-   */
-  uint64_t escapes_in(uint64_t w) const {
-    constexpr uint64_t ones = 0x0101010101010101ULL, top = 0x8080808080808080ULL;
-    auto zero_bytes = [](uint64_t v) { return (v - ones) & ~v & top; };
-    uint64_t m = ((w - ones * 0x20) & ~w & top) | zero_bytes(w ^ (ones * '"')) | zero_bytes(w ^ (ones * '\\'));
-    if (ensure_ascii_) { m |= zero_bytes(w ^ (ones * 0x7f)); }
-    return m;
+#if defined(__SSE2__)
+  /** The bytes of v that need an escape, a bit each (bit j for byte j): controls (< 0x20), '"',
+   *  '\\', and DEL (0x7f) where ensure_ascii. A byte past ASCII never counts. */
+  uint32_t escapes(__m128i v) const {
+    const __m128i low = _mm_set1_epi8(0x1f);
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, low), low), // v <= 0x1f
+                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+    if (ensure_ascii_) { m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))); }
+    return uint32_t(_mm_movemask_epi8(m));
   }
 
-  /** Runs with no character to escape go in with one copy; 8 bytes are checked at a time. A
-   *  byte past ASCII never counts as one to escape (UTF-8 passes through). */
+  /** The bytes of the 16 at p that need an escape. */
+  uint32_t escapes_16(const char *p) const { return escapes(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p))); }
+
+  /** The bytes of the n at p (4 <= n < 16) that need an escape: two overlapping halves in one vector. */
+  uint32_t escapes_short(const char *p, size_t n) const {
+    __m128i v;
+    size_t half;
+    if (n >= 8) {
+      v = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(p)),
+                             _mm_loadl_epi64(reinterpret_cast<const __m128i *>(p + n - 8)));
+      half = 8;
+    } else {
+      int32_t a, b;
+      std::memcpy(&a, p, 4);
+      std::memcpy(&b, p + n - 4, 4);
+      v = _mm_unpacklo_epi64(_mm_cvtsi32_si128(a), _mm_cvtsi32_si128(b));
+      half = 4;
+    }
+    const uint32_t m = escapes(v), lanes = (1u << half) - 1; // a lane of 4 has 4 zeros after it
+    return (m & lanes) | (m >> 8 & lanes) << (n - half); // the second half's bits at its bytes' places
+  }
+#else
+  uint32_t escapes_16(const char *p) const { return escapes_bytes(p, 16); }
+  uint32_t escapes_short(const char *p, size_t n) const { return escapes_bytes(p, n); }
+#endif
+
+  /** The bytes of the n at p (n <= 16) that need an escape, one at a time. */
+  uint32_t escapes_bytes(const char *p, size_t n) const {
+    uint32_t found = 0;
+    for (size_t j = 0; j < n; j++) { found |= uint32_t(needs_escape(static_cast<unsigned char>(p[j]))) << j; }
+    return found;
+  }
+
+  /**
+   * Runs with no character to escape go in with one copy. The characters are checked 16 at a
+   * time, the last block overlapping the one before it (nothing is read past the string); a
+   * string of 4 to 15 bytes as two overlapping halves, a shorter one a byte at a time. A byte
+   * past ASCII never counts as one to escape (UTF-8 passes through).
+   */
   void write_ascii(output &out, const char *chars, size_t n) const {
     out.reserve(n * 6 + 2);
     out.put('"');
-    size_t run = 0, i = 0;
+    size_t run = 0, i = 0; // chars[run, i) go in as they are
     while (i < n) {
-      if (i + 8 <= n) {
-        uint64_t w;
-        std::memcpy(&w, chars + i, 8);
-        if (escapes_in(w) == 0) {
-          i += 8;
-          continue;
-        }
+      size_t base = 0;
+      uint32_t found = 0;
+      if (i + 16 <= n) {
+        base = i;
+        found = escapes_16(chars + i);
+      } else if (n >= 16) {
+        base = n - 16;
+        found = escapes_16(chars + base) & (~0u << (i - base));
+      } else if (n >= 4) {
+        found = escapes_short(chars, n) & (~0u << i);
+      } else {
+        found = escapes_bytes(chars, n) & (~0u << i);
       }
-      const uint32_t c = static_cast<unsigned char>(chars[i]);
-      if (needs_escape(c)) {
-        out.put(chars + run, i - run);
-        put_escaped_ascii(out, c);
-        run = i + 1;
+      if (found == 0) {
+        i = i + 16 <= n ? i + 16 : n;
+        continue;
       }
-      i++;
+      i = base + size_t(__builtin_ctz(found));
+      out.put(chars + run, i - run);
+      put_escaped_ascii(out, static_cast<unsigned char>(chars[i]));
+      run = ++i;
     }
     out.put(chars + run, n - run);
     out.put('"');

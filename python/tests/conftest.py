@@ -51,3 +51,43 @@ def outcome(fn, arg):
         return ("ok", fn(arg))
     except Exception as e:  # noqa: BLE001 - every exception is compared
         return ("error", type(e), str(e), getattr(e, "pos", None), getattr(e, "lineno", None), getattr(e, "colno", None))
+
+
+def writer_edge_strings():
+    """Strs of every length from 0 to 40, plain and with one character that needs work (an
+    escape, DEL, a character past ASCII) at every position: the writers check strings in blocks
+    of 16, a shorter string in two overlapping halves, the shortest a character at a time."""
+    out = []
+    for n in range(41):
+        plain = "".join(chr(ord("a") + i % 26) for i in range(n))
+        out.append(plain)
+        for special in ('"', "\\", "\x00", "\x1f", " ", "\x7f", "é", "\u2028", "\U0001f600"):
+            for at in range(n):
+                out.append(plain[:at] + special + plain[at + 1:])
+        if n >= 2:
+            out.append("\n" * n)
+            out.append("\x01 " * (n // 2))  # a control, then a byte that a borrow may flag
+    return out
+
+
+def writer_edge_ints():
+    """Ints at the edges of CPython's 30-bit digits, of the digit counts, and of 64 bits."""
+    out = []
+    for bits in (29, 30, 31, 59, 60, 61, 62, 63, 64):
+        out += [2 ** bits - 1, 2 ** bits, 2 ** bits + 1]
+    for k in range(21):
+        out += [10 ** k - 1, 10 ** k, 10 ** k + 1]
+    out = [v for v in out if v < 2 ** 64]
+    return out + [-v for v in out]
+
+
+def writer_edge_floats():
+    """Doubles whose digits fall on every side of the decimal point and of the exponent form's
+    bounds, with 1 to 17 digits."""
+    out = [0.0, -0.0, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308]
+    for digits in ("1", "9", "12", "98", "123456", "1234567", "9999999", "12345678", "99999999", "123456789",
+                   "999999999", "1234567891234567", "9999999999999998", "12345678912345678", "98765432198765432"):
+        for exponent in range(-25, 25):
+            x = float(f"{digits}e{exponent}")
+            out += [x, -x]
+    return out

@@ -370,3 +370,17 @@ def test_reference_counts_and_memory():
     # a reference lost or kept per call would move it by tens of thousands.
     assert abs(sys.getrefcount(None) - before[0]) < 100
     assert (sys.getrefcount(value["a"][5]), sys.getrefcount(Color.GREEN)) == before[1:]
+
+
+def test_writer_edges():
+    from conftest import writer_edge_floats, writer_edge_ints, writer_edge_strings
+    strings = writer_edge_strings()
+    check(strings)
+    check({s: len(s) for s in strings})
+    for v in writer_edge_ints():
+        check(v)
+        check([v, Int(v)], option=orjson.OPT_STRICT_INTEGER)
+        check({v: v}, option=orjson.OPT_NON_STR_KEYS)
+    floats = writer_edge_floats()
+    check(floats)
+    check({x: x for x in floats}, option=orjson.OPT_NON_STR_KEYS)

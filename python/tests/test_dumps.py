@@ -221,3 +221,17 @@ values = st.recursive(
 def test_random_objects(obj, ensure_ascii, indent, sort_keys, allow_nan, separators):
     check(obj, ensure_ascii=ensure_ascii, indent=indent, sort_keys=sort_keys, allow_nan=allow_nan,
           separators=separators)
+
+
+class _Int(int):
+    pass
+
+
+@pytest.mark.parametrize("ensure_ascii", [True, False])
+def test_writer_edges(ensure_ascii):
+    from conftest import writer_edge_floats, writer_edge_ints, writer_edge_strings
+    strings = writer_edge_strings()
+    ints = writer_edge_ints()
+    for obj in (strings, {s: len(s) for s in strings}, ints, [_Int(v) for v in ints], {v: v for v in ints},
+                writer_edge_floats(), {x: x for x in writer_edge_floats()}):
+        assert simdbridge.dumps(obj, ensure_ascii=ensure_ascii) == json.dumps(obj, ensure_ascii=ensure_ascii)
