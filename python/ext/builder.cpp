@@ -513,7 +513,7 @@ void remember_shape(shape &s, const tape_view &t, size_t i, uint32_t n) {
     const std::string_view key = t.string(j);
     PyObject *str = key.size() <= key_cache_max_length ? make_key(key) : nullptr; // no long key kept alive here
     ok = str != nullptr && PyUnicode_IS_COMPACT_ASCII(str) &&
-         _PyDict_SetItem_KnownHash(dict, str, Py_None, reinterpret_cast<PyASCIIObject *>(str)->hash) == 0;
+         set_str_item(dict, str, Py_None) == 0;
     Py_XDECREF(str);
     if (ok) { keys[m] = {word(key.data(), key.size()), second_word(key.data(), key.size()), uint32_t(key.size())}; }
     j = t.next(j + 1);
@@ -600,7 +600,7 @@ PyObject *build(const tape_view &t, size_t &i) {
       j++;
       PyObject *value = key ? build_any(t, j) : nullptr;
       // A key's hash is in the str already (a cached key's, or computed by make_str's caller).
-      if (value == nullptr || _PyDict_SetItem_KnownHash(dict, key, value, reinterpret_cast<PyASCIIObject *>(key)->hash) < 0) {
+      if (value == nullptr || set_str_item(dict, key, value) < 0) {
         Py_XDECREF(key);
         Py_XDECREF(value);
         Py_DECREF(dict);

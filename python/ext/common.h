@@ -59,6 +59,19 @@ PyObject *build_value(const tape_view &tape, size_t i);
 /** The index of the value at an RFC 6901 pointer from index i, or SIZE_MAX where there is none. */
 size_t find_pointer(const tape_view &tape, size_t i, std::string_view pointer, bool &bad_pointer);
 
+/**
+ * dict[key] = value for a str key whose hash is computed already (kept in the str): inserted with
+ * that hash. Python 3.13 moved _PyDict_SetItem_KnownHash to its internal headers; there the
+ * public PyDict_SetItem reads the same cached hash.
+ */
+inline int set_str_item(PyObject *dict, PyObject *key, PyObject *value) {
+#if PY_VERSION_HEX >= 0x030D0000
+  return PyDict_SetItem(dict, key, value);
+#else
+  return _PyDict_SetItem_KnownHash(dict, key, value, reinterpret_cast<PyASCIIObject *>(key)->hash);
+#endif
+}
+
 // errors.cpp: the one place where core errors become Python exceptions.
 /** json.loads(obj, **kwargs), its JSONDecodeError re-raised as simdbridge.JSONDecodeError. */
 PyObject *json_loads_fallback(PyObject *obj, PyObject *kwargs);
