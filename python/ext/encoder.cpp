@@ -138,7 +138,8 @@ private:
     enter(seq);
     out_.append('[');
     try {
-      for (Py_ssize_t i = 0; i < n; i++) {
+      // The size read again at each step, as json does: a `default` may shorten the list.
+      for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(items); i++) {
         if (i > 0) { out_.append(o_.item_separator); }
         if (o_.indented) { newline(level + 1); }
         encode(PySequence_Fast_GET_ITEM(items, i), level + 1);
@@ -183,6 +184,13 @@ private:
       return;
     }
     enter(dict);
+    // Held while written: a `default` may drop the last other reference to it (the container it
+    // came from), and PyDict_Next would then read freed memory.
+    Py_INCREF(dict);
+    struct release {
+      PyObject *p;
+      ~release() { Py_DECREF(p); }
+    } hold{dict};
     out_.append('{');
     bool first = true;
     auto member = [&](PyObject *key, PyObject *value) {

@@ -235,3 +235,30 @@ def test_writer_edges(ensure_ascii):
     for obj in (strings, {s: len(s) for s in strings}, ints, [_Int(v) for v in ints], {v: v for v in ints},
                 writer_edge_floats(), {x: x for x in writer_edge_floats()}):
         assert simdbridge.dumps(obj, ensure_ascii=ensure_ascii) == json.dumps(obj, ensure_ascii=ensure_ascii)
+
+
+def test_a_default_that_changes_what_is_being_written():
+    # Each once with json and once with simdbridge, on fresh objects: no crash, json's text.
+    def shrink_list():
+        items = [1, object(), 2, 3]
+        return items, lambda o: (items.clear(), "gone")[1]
+
+    def drop_the_list_holding_a_list():
+        items = [[1, object(), 2], 3]
+        return items, lambda o: (items.clear(), "gone")[1]
+
+    def drop_the_list_holding_a_dict():
+        items = [{"a": 1, "b": object(), "c": [2, object()]}, 3]
+        return items, lambda o: (items.clear(), "gone")[1]
+
+    for make in (shrink_list, drop_the_list_holding_a_list, drop_the_list_holding_a_dict):
+        for indent in (None, 2):
+            obj, default = make()
+            expected = json.dumps(obj, default=default, indent=indent)
+            obj, default = make()
+            assert simdbridge.dumps(obj, default=default, indent=indent) == expected
+
+    # The dict itself changed: json 3.11 and 3.12 write its old items (or raise, with an indent);
+    # dumps() goes on with the dict as it is, as json 3.13 does (a known difference).
+    d = {"a": 1, "b": object(), "c": 2, "d": 3}
+    assert simdbridge.dumps(d, default=lambda o: (d.clear(), "gone")[1]) == '{"a": 1, "b": "gone"}'

@@ -38,6 +38,9 @@ Known differences from json:
   allow_nan=False, a cycle, a bad key, too deep a nesting), it runs json.dumps again to raise
   json's exact exception: a `default` function is then called again for the objects before
   the error.
+- A `default` that changes a dict while dumps() writes it: dumps() goes on with the dict as it
+  then is (as json does from Python 3.13); json 3.11 and 3.12 write the items the dict had (or,
+  with an indent, raise RuntimeError).
 - parse() and parse_many() return json.loads's plain objects, not views, for a document holding
   an integer past 64 bits, a number past the double range or a lone surrogate escape.
 - loads_many() and parse_many() read strict JSON (RFC 8259): no NaN or Infinity.
