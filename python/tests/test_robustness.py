@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """No crash on any input: bytes that are not UTF-8, huge and deeply nested documents, buffers
 that end anywhere in a page, memoryview slices, a bytearray changed between calls, random bytes
-through every front end, and many threads at once."""
+through every front end, many threads at once, and `default` functions that change what the
+writers are writing."""
 import json
 import threading
 
@@ -169,3 +170,51 @@ def test_reentrant_loads_from_a_finalizer():
     for _ in range(100):
         holder = [Reenter()]
         assert simdbridge.loads(b'{"outer": [' + b"1," * 1000 + b"2]}", object_hook=lambda d: (holder.clear(), d)[1])
+
+
+class _Opaque:
+    """Not JSON: every writer hands it to `default`."""
+
+
+def test_defaults_that_change_what_is_being_written():
+    # Random nestings of lists and dicts holding opaque objects, written by every writer with a
+    # `default` that clears, shortens or grows a random container of the same tree (the one being
+    # written, its parent, the root) each time it is called: no crash, a text or json's error.
+    import random
+    rng = random.Random(20261201)
+
+    def build(depth, containers):
+        r = rng.random()
+        if depth > 3 or r < 0.3:
+            return rng.choice([1, 2.5, "s", None, True, _Opaque()])
+        if r < 0.65:
+            value = [build(depth + 1, containers) for _ in range(rng.randint(0, 5))]
+        else:
+            value = {f"k{i}": build(depth + 1, containers) for i in range(rng.randint(0, 5))}
+        containers.append(value)
+        return value
+
+    for _ in range(400):
+        containers = []
+        root = [build(0, containers) for _ in range(3)]
+        containers.append(root)
+
+        def default(o):
+            c = rng.choice(containers)
+            if rng.random() < 0.5:
+                c.clear()
+            elif isinstance(c, list):
+                c.pop(rng.randrange(len(c))) if c else c.append(_Opaque())
+            else:
+                c.pop(rng.choice(list(c))) if c else c.update(new=_Opaque())
+            return "x"
+
+        for write in (lambda: simdbridge.dumps(root, default=default),
+                      lambda: simdbridge.dumps(root, default=default, indent=1),
+                      lambda: simdbridge.dumps(root, default=default, sort_keys=True),
+                      lambda: simdbridge.dumpb(root, default=default),
+                      lambda: simdbridge.dumpb(root, default=default, option=simdbridge.OPT_SORT_KEYS)):
+            try:
+                assert isinstance(write(), (str, bytes))
+            except (TypeError, ValueError, RuntimeError):
+                pass
