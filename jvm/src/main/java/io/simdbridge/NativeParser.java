@@ -30,6 +30,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * of capacity past its limit, so that it is read in place. A heap array is read in place when it
  * has that slack past the data, and copied once otherwise.
  *
+ * <p><b>Bytes read in place must not change during the call.</b> simdjson reads them twice (its
+ * index of the structure, then the values), and trusts the second reading to match the first:
+ * another thread writing into the buffer or array while a call reads it is a data race that can
+ * corrupt native memory and crash the JVM (measured: a thread flipping bytes of an array with
+ * slack crashed {@code checksum} and {@code validate} within seconds). Bytes that another thread
+ * may write should be copied first; an array without the slack is copied by the call itself,
+ * once, and a race then gives a wrong result or a {@link JsonException}, never a crash (the same
+ * experiment ran 15 seconds on each path without one).
+ *
  * <pre>{@code
  * NativeParser parser = NativeParser.forCurrentThread();
  * long a = parser.checksum(bytes);                                      // FFM, heap, in place
