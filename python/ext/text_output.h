@@ -177,9 +177,8 @@ inline int decimal_length(uint64_t v) {
  * `lowest_point` to 16, else d[.ddd]e[+-]x, with at least two exponent digits where
  * `two_digit_exponent` (repr's form: lowest_point -3; orjson's: -4, one digit). The digits go
  * straight into the output, made eight at a time (write_decimal_digits); where the point falls
- * among them, they are written a byte further on and the integer part moved back a byte at a
- * time. Moved in wider pieces, the loads spanned two of the 8-byte stores just made, which the CPU
- * cannot forward: a stall per double.
+ * among them, they are written a byte further on and the integer part (16 digits at most) moved
+ * back a byte at a time.
  */
 inline void put_double(output &out, double d, int lowest_point, bool two_digit_exponent) {
   out.reserve(48); // sign, "0.0000", 17 digits, and write_decimal_digits's 7 bytes of overrun
