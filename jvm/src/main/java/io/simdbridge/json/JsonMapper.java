@@ -108,10 +108,9 @@ public final class JsonMapper {
     }
 
     /**
-     * The {@code length} bytes from {@code offset}. With 64 bytes or more of the array past them
-     * they are read in place, and must not change during the call (see {@link
-     * io.simdbridge.NativeParser}: another thread writing them is a data race that can crash the
-     * JVM); otherwise they are copied first.
+     * The {@code length} bytes from {@code offset}. Like every read here, it copies the bytes into
+     * the parser's memory before parsing them: another thread writing them during the call gives a
+     * wrong result or an exception, never a crash.
      */
     public <T> T read(byte[] json, int offset, int length, Class<T> type) {
         return read(json, offset, length, (Type) type);
@@ -127,11 +126,7 @@ public final class JsonMapper {
         return read(b, 0, b.length, type.type());
     }
 
-    /**
-     * The bytes from the buffer's position to its limit (the position does not move). A direct
-     * buffer with 64 bytes of capacity past its limit is read in place, and must not change
-     * during the call (see {@link io.simdbridge.NativeParser}).
-     */
+    /** The bytes from the buffer's position to its limit (the position does not move), copied first. */
     public <T> T read(ByteBuffer json, Class<T> type) {
         return read(json, (Type) type);
     }
