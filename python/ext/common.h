@@ -59,6 +59,15 @@ PyObject *build_value(const tape_view &tape, size_t i);
 /** The index of the value at an RFC 6901 pointer from index i, or SIZE_MAX where there is none. */
 size_t find_pointer(const tape_view &tape, size_t i, std::string_view pointer, bool &bad_pointer);
 
+/** A new reference, released at the end of the scope. */
+struct owned {
+  PyObject *p;
+  explicit owned(PyObject *o) : p(o) {}
+  ~owned() { Py_XDECREF(p); }
+  owned(const owned &) = delete;
+  owned &operator=(const owned &) = delete;
+};
+
 /**
  * dict[key] = value for a str key whose hash is computed already (kept in the str): inserted with
  * that hash. Python 3.13 moved _PyDict_SetItem_KnownHash to its internal headers; there the

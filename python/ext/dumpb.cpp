@@ -91,15 +91,6 @@ struct lookups {
 };
 lookups names;
 
-/** A new reference, released at the end of the scope. */
-struct owned {
-  PyObject *p;
-  explicit owned(PyObject *o) : p(o) {}
-  ~owned() { Py_XDECREF(p); }
-  owned(const owned &) = delete;
-  owned &operator=(const owned &) = delete;
-};
-
 /** Pairs of new references (a key or name, a value), released with the vector. */
 struct owned_pairs : std::vector<std::pair<PyObject *, PyObject *>> {
   owned_pairs() = default;
@@ -255,31 +246,26 @@ private:
   /** An int's digits; false, and nothing written, where it is past 64 bits (its caller names the
    *  error: a value's and a key's differ). Past 53 bits where `strict`: orjson's error. */
   bool put_integer(PyObject *obj, bool strict) {
-    int64_t small;
-    if (small_int(obj, small)) {
-      if (strict && (small > max_53 || small < -max_53)) { fail("Integer exceeds 53-bit range"); }
-      out_.reserve(25);
-      put_int64(out_, small);
-      return true;
-    }
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    char buf[24];
-    std::to_chars_result r{};
-    if (overflow == 0) {
-      if (v == -1 && PyErr_Occurred()) { throw failed{}; }
-      if (strict && (v > max_53 || v < -max_53)) { fail("Integer exceeds 53-bit range"); }
-      r = std::to_chars(buf, buf + sizeof buf, v);
-    } else {
-      const unsigned long long u = overflow > 0 ? PyLong_AsUnsignedLongLong(obj) : 0;
-      if (overflow < 0 || (u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
-        PyErr_Clear();
-        return false;
+    int64_t v;
+    if (!small_int(obj, v)) {
+      int overflow = 0;
+      v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+      if (overflow != 0) { // past int64: up to 2^64 - 1 is written, as orjson does
+        const unsigned long long u = overflow > 0 ? PyLong_AsUnsignedLongLong(obj) : 0;
+        if (overflow < 0 || (u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
+          PyErr_Clear();
+          return false;
+        }
+        if (strict) { fail("Integer exceeds 53-bit range"); }
+        out_.reserve(24);
+        put_uint64(out_, u);
+        return true;
       }
-      if (strict) { fail("Integer exceeds 53-bit range"); }
-      r = std::to_chars(buf, buf + sizeof buf, u);
+      if (v == -1 && PyErr_Occurred()) { throw failed{}; }
     }
-    out_.append(buf, size_t(r.ptr - buf));
+    if (strict && (v > max_53 || v < -max_53)) { fail("Integer exceeds 53-bit range"); }
+    out_.reserve(25);
+    put_int64(out_, v);
     return true;
   }
 

@@ -12,7 +12,6 @@
 //   arguments, so that type and message are json's, word for word (they differ between json's
 //   two encoders in 3.11). An exception from `default` or from a comparison goes through as is.
 // cls= and unknown keywords go to json.dumps from the start.
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -63,20 +62,15 @@ private:
   }
 
   void encode_int(PyObject *obj) {
-    int64_t small;
-    if (small_int(obj, small)) { // an int's subclass too: the digits are int's
-      out_.reserve(25);
-      put_int64(out_, small);
-      return;
-    }
+    int64_t v;
     int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (!small_int(obj, v)) { // (an int's subclass too: the digits are int's)
+      v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+      if (overflow == 0 && v == -1 && PyErr_Occurred()) { throw stop{false}; }
+    }
     if (overflow == 0) {
-      if (v == -1 && PyErr_Occurred()) { throw stop{false}; }
-      out_.reserve(24);
-      char buf[24];
-      auto r = std::to_chars(buf, buf + sizeof buf, v);
-      out_.put(buf, size_t(r.ptr - buf));
+      out_.reserve(25);
+      put_int64(out_, v);
       return;
     }
     PyObject *text = PyLong_Type.tp_repr(obj); // int.__repr__, as json
@@ -187,10 +181,7 @@ private:
     // Held while written: a `default` may drop the last other reference to it (the container it
     // came from), and PyDict_Next would then read freed memory.
     Py_INCREF(dict);
-    struct release {
-      PyObject *p;
-      ~release() { Py_DECREF(p); }
-    } hold{dict};
+    owned hold(dict);
     out_.append('{');
     bool first = true;
     auto member = [&](PyObject *key, PyObject *value) {

@@ -4,7 +4,6 @@
 #ifndef SIMDBRIDGE_PYTHON_TEXT_OUTPUT_H
 #define SIMDBRIDGE_PYTHON_TEXT_OUTPUT_H
 
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -151,12 +150,13 @@ inline bool small_int(PyObject *obj, int64_t &v) {
 #endif
 }
 
-/** A 64-bit integer's digits (unchecked: the caller reserves 25 bytes, see write_decimal_digits). */
+/** An unsigned 64-bit integer's digits (unchecked: the caller reserves 24 bytes, see write_decimal_digits). */
+inline void put_uint64(output &out, uint64_t v) { out.advance(write_decimal_digits(v, out.tail())); }
+
+/** A 64-bit integer's digits, its sign first (unchecked: the caller reserves 25 bytes). */
 inline void put_int64(output &out, int64_t v) {
-  char *at = out.tail();
-  if (v < 0) { *at++ = '-'; }
-  const uint64_t magnitude = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
-  out.advance(size_t(at - out.tail()) + write_decimal_digits(magnitude, at));
+  if (v < 0) { out.put('-'); }
+  put_uint64(out, v < 0 ? 0 - uint64_t(v) : uint64_t(v));
 }
 
 /** The number of decimal digits of v (1 to 20). */
