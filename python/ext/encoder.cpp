@@ -123,9 +123,8 @@ private:
                           ? PySequence_List(seq)
                           : PySequence_Fast(seq, "_iterencode_list needs a sequence");
     if (items == nullptr) { throw stop{false}; }
-    const Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
-    if (n == 0) {
-      Py_DECREF(items);
+    owned hold(items);
+    if (PySequence_Fast_GET_SIZE(items) == 0) {
       out_.append("[]", 2);
       return;
     }
@@ -139,11 +138,9 @@ private:
         encode(PySequence_Fast_GET_ITEM(items, i), level + 1);
       }
     } catch (...) {
-      Py_DECREF(items);
       leave(seq);
       throw;
     }
-    Py_DECREF(items);
     leave(seq);
     if (o_.indented) { newline(level); }
     out_.append(']');
@@ -203,33 +200,17 @@ private:
         while (PyDict_Next(dict, &pos, &key, &value)) {
           Py_INCREF(key);
           Py_INCREF(value);
-          try {
-            member(key, value);
-          } catch (...) {
-            Py_DECREF(key);
-            Py_DECREF(value);
-            throw;
-          }
-          Py_DECREF(key);
-          Py_DECREF(value);
+          owned hold_key(key), hold_value(value);
+          member(key, value);
         }
       } else {
-        PyObject *items = PyMapping_Items(dict); // a subclass's items(), as json
-        if (items == nullptr || (o_.sort_keys && PyList_Sort(items) < 0)) {
-          Py_XDECREF(items);
-          throw stop{false};
+        owned items(PyMapping_Items(dict)); // a subclass's items(), as json
+        if (items.p == nullptr || (o_.sort_keys && PyList_Sort(items.p) < 0)) { throw stop{false}; }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items.p); i++) {
+          PyObject *pair = PyList_GET_ITEM(items.p, i);
+          if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) { throw stop{true}; }
+          member(PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1));
         }
-        try {
-          for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); i++) {
-            PyObject *pair = PyList_GET_ITEM(items, i);
-            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) { throw stop{true}; }
-            member(PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1));
-          }
-        } catch (...) {
-          Py_DECREF(items);
-          throw;
-        }
-        Py_DECREF(items);
       }
     } catch (...) {
       leave(dict);

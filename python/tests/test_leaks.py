@@ -165,3 +165,18 @@ def test_reference_counts_on_error_paths():
                 pass
     gc.collect()
     assert abs(sys.getrefcount(None) - before[0]) < 500 and sys.getrefcount(data) == before[1]
+
+
+def test_reference_counts_when_dumps_fails():
+    # A list that contains itself fails once dumps has taken a reference to its items: that
+    # reference was kept on every call until the review of 3809830's diff.
+    circular = [1]
+    circular.append(circular)
+    deep = {"a": [{"b": circular}]}
+    before = sys.getrefcount(circular)
+    for _ in range(2000):
+        for obj in (circular, deep):
+            with pytest.raises(ValueError):
+                simdbridge.dumps(obj)
+    gc.collect()
+    assert sys.getrefcount(circular) == before
