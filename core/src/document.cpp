@@ -30,6 +30,7 @@ error parser::parse(input in, document &doc) noexcept {
   if (!state_ || !doc.state_) { return {error_code::out_of_memory, 0}; }
   state_->document_kept = false;
   doc.state_->parsed = false;
+  if (!state_->fit_depth(options_.max_depth, in.size)) { return {error_code::out_of_memory, 0}; }
   try {
     const uint8_t *data = nullptr;
     simdjson::error_code dom_error = simdjson::EMPTY;
@@ -47,12 +48,10 @@ error parser::parse(input in, document &doc) noexcept {
                                                             state_->slow_scopes);
     const error e = slow.parse_document();
     if (e.ok() && dom_error == simdjson::DEPTH_ERROR) {
-      if (!state_->deep_dom) {
-        auto deep = std::make_unique<simdjson::dom::parser>();
-        if (deep->allocate(simdjson::SIMDJSON_PADDING, size_t(options_.max_depth) + 1) != simdjson::SUCCESS) {
-          return {error_code::out_of_memory, 0};
-        }
-        state_->deep_dom = std::move(deep);
+      if (!state_->deep_dom) { state_->deep_dom = std::make_unique<simdjson::dom::parser>(); }
+      // One level past the limit, for simdjson's count (the scalar parser checked the limit).
+      if (!internal::reserve_depth(*state_->deep_dom, in.size + 1, size_t(options_.max_depth) + 1)) {
+        return {error_code::out_of_memory, 0};
       }
       if (state_->deep_dom->parse_into_document(doc.state_->dom, data, in.size, false).error() == simdjson::SUCCESS) {
         doc.state_->parsed = true;

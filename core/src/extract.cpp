@@ -296,6 +296,7 @@ error parser::extract(input in, column *columns, size_t count, uint64_t max_rows
   }
   if (!state_) { return {error_code::out_of_memory, 0}; }
   state_->document_kept = false;
+  if (!state_->fit_depth(options_.max_depth, in.size)) { return {error_code::out_of_memory, 0}; }
   try {
     std::vector<trie_node> trie;
     if (!build_trie(columns, count, trie, status)) { return {error_code::invalid_pointer, 0}; }

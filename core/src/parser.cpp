@@ -34,15 +34,34 @@ parser::~parser() = default;
 parser::parser(parser &&) noexcept = default;
 parser &parser::operator=(parser &&) noexcept = default;
 
+bool internal::reserve_depth(simdjson::dom::parser &dom, size_t depth, size_t limit) noexcept {
+  depth = std::min(depth, limit);
+  if (dom.max_depth() >= depth) { return true; }
+  const size_t grown = std::min(limit, std::max(depth, dom.max_depth() + dom.max_depth() / 2));
+  return dom.allocate(std::max(dom.capacity(), simdjson::SIMDJSON_PADDING), grown) == simdjson::SUCCESS;
+}
+
 bool parser::state::initialize(uint32_t max_depth) noexcept {
   try {
-    scopes.resize(size_t(max_depth) + 2);
     slow_scopes.reserve(64);
   } catch (...) {
     return false;
   }
-  // The DOM parser keeps this depth limit when it grows for larger documents.
-  return dom.allocate(simdjson::SIMDJSON_PADDING, max_depth) == simdjson::SUCCESS;
+  // The DOM parser's depth is the limit its fast paths enforce: never more than max_depth.
+  const size_t depth = std::min<size_t>(max_depth, SIMDBRIDGE_DEFAULT_MAX_DEPTH);
+  return dom.allocate(simdjson::SIMDJSON_PADDING, depth) == simdjson::SUCCESS && fit_depth(max_depth, 0);
+}
+
+bool parser::state::fit_depth(uint32_t max_depth, size_t size) noexcept {
+  // simdjson counts a scalar in the innermost container as one more level: size + 1.
+  if (!internal::reserve_depth(dom, size + 1, max_depth)) { return false; }
+  try {
+    // The tape walk's stack: a slot per level the DOM parser allows, and one for the root.
+    if (scopes.size() < dom.max_depth() + 2) { scopes.resize(dom.max_depth() + 2); }
+  } catch (...) {
+    return false;
+  }
+  return true;
 }
 
 const uint8_t *parser::state::padded(input in) noexcept {
@@ -66,10 +85,11 @@ namespace {
 
 /** Runs `body` with the checks every entry point shares; maps exceptions to error values. */
 template <typename Result, typename Body>
-Result guarded(parser::state *state, input in, Body &&body) noexcept {
+Result guarded(parser::state *state, uint32_t max_depth, input in, Body &&body) noexcept {
   if (!in.well_formed()) { return Result(error{error_code::invalid_argument, 0}); }
   if (state == nullptr) { return Result(error{error_code::out_of_memory, 0}); }
   state->document_kept = false; // every entry point reuses the DOM parser
+  if (!state->fit_depth(max_depth, in.size)) { return Result(error{error_code::out_of_memory, 0}); }
   try {
     return body();
   } catch (const std::bad_alloc &) {
@@ -107,6 +127,18 @@ size_t document_end(const simdjson::dom::document_stream::iterator &it, const ui
   }
   while (p < size && internal::continues_token(data[p])) { p++; }
   return p;
+}
+
+/**
+ * Whether the document at [start, end) may be followed by what follows it: a number or a
+ * literal at the root must end at white space, a structural or the input's end (the scalar
+ * parser's rule), whatever batch it fell in. parse_many checks that within a batch, not where
+ * a number ends exactly at a batch's end.
+ */
+bool ends_root_token(const uint8_t *data, size_t start, size_t end, size_t size) noexcept {
+  const uint8_t first = data[start];
+  if (first == '{' || first == '[' || first == '"' || end >= size) { return true; }
+  return internal::ends_stream_token(data[end]);
 }
 
 /** The first byte in [from, to) that is not white space, or `to`. */
@@ -168,9 +200,14 @@ error read_stream(parser::state &st, const parser_options &options, input in, Si
             too_big = code == simdjson::CAPACITY;
             break;
           }
+          const size_t end = document_end(it, data, start, in.size);
+          if (!ends_root_token(data, start, end, in.size)) { // "1\"x\"": the scalar parser names it
+            resume = start;
+            break;
+          }
           before_previous = sink;
           previous_start = start;
-          covered = document_end(it, data, start, in.size);
+          covered = end;
           on_document(st.dom.doc);
           documents++;
         }
@@ -195,7 +232,7 @@ error read_stream(parser::state &st, const parser_options &options, input in, Si
 } // namespace
 
 result<uint64_t> parser::checksum(input in) noexcept {
-  return guarded<result<uint64_t>>(state_.get(), in, [&]() -> result<uint64_t> {
+  return guarded<result<uint64_t>>(state_.get(), options_.max_depth, in, [&]() -> result<uint64_t> {
     if (in.size > 0) {
       const uint8_t *data = state_->padded(in);
       if (data == nullptr) { return error{error_code::out_of_memory, 0}; }
@@ -223,7 +260,7 @@ result<uint64_t> parser::checksum(input in) noexcept {
 }
 
 error parser::validate(input in) noexcept {
-  return guarded<error>(state_.get(), in, [&]() -> error {
+  return guarded<error>(state_.get(), options_.max_depth, in, [&]() -> error {
     if (in.size > 0) {
       // With nothing to visit, simdjson's DOM parse validates fully on its own.
       const uint8_t *data = state_->padded(in);
@@ -236,7 +273,7 @@ error parser::validate(input in) noexcept {
 }
 
 result<uint64_t> parser::checksum_stream(input in) noexcept {
-  return guarded<result<uint64_t>>(state_.get(), in, [&]() -> result<uint64_t> {
+  return guarded<result<uint64_t>>(state_.get(), options_.max_depth, in, [&]() -> result<uint64_t> {
     checksum_sink sink;
     uint64_t documents = 0;
     uint8_t *scopes = state_->scopes.data();
@@ -251,7 +288,7 @@ result<uint64_t> parser::checksum_stream(input in) noexcept {
 }
 
 result<uint64_t> parser::validate_stream(input in) noexcept {
-  return guarded<result<uint64_t>>(state_.get(), in, [&]() -> result<uint64_t> {
+  return guarded<result<uint64_t>>(state_.get(), options_.max_depth, in, [&]() -> result<uint64_t> {
     validation_sink sink;
     uint64_t documents = 0;
     error e = read_stream(*state_, options_, in, sink, documents,
@@ -262,10 +299,10 @@ result<uint64_t> parser::validate_stream(input in) noexcept {
 }
 
 error parser::to_tape(input in, tape_buffer &out) noexcept {
-  return guarded<error>(state_.get(), in, [&]() -> error {
-    if (state_->tape_open.size() < size_t(options_.max_depth) + 1) {
-      state_->tape_open.resize(size_t(options_.max_depth) + 1); // once per parser
-    }
+  return guarded<error>(state_.get(), options_.max_depth, in, [&]() -> error {
+    // The open containers: a slot per level a document of this size can reach, and the root's.
+    const size_t levels = std::min<size_t>(options_.max_depth, in.size) + 1;
+    if (state_->tape_open.size() < levels) { state_->tape_open.resize(std::max(levels, state_->tape_open.size() * 2)); }
     internal::tape_sink sink(&out, state_->tape_open.data());
     const auto finish = [&out](const auto &s) -> error { // s: a sink, or the walk that held one
       out.words_used = s.words();
@@ -316,13 +353,17 @@ void parser::trim() noexcept {
   st.on_demand = simdjson::ondemand::parser();
   // Freeing cannot fail; should the small allocation after it fail, the next call allocates again.
   simdjson::error_code freed = st.dom.doc.allocate(0);
-  simdjson::error_code shrunk = st.dom.allocate(simdjson::SIMDJSON_PADDING, st.dom.max_depth());
+  simdjson::error_code shrunk = st.dom.allocate(
+      simdjson::SIMDJSON_PADDING, std::min<size_t>(options_.max_depth, SIMDBRIDGE_DEFAULT_MAX_DEPTH) + 1);
+  st.tape_open = {};
+  st.scopes.resize(st.dom.max_depth() + 2);
+  st.scopes.shrink_to_fit();
   static_cast<void>(freed);
   static_cast<void>(shrunk);
 }
 
 error parser::document_parse(input in) noexcept {
-  return guarded<error>(state_.get(), in, [&]() -> error {
+  return guarded<error>(state_.get(), options_.max_depth, in, [&]() -> error {
     if (in.size > 0) {
       const uint8_t *data = state_->padded(in);
       if (data == nullptr) { return {error_code::out_of_memory, 0}; }

@@ -16,6 +16,14 @@ namespace simdbridge {
 namespace internal {
 /** The smallest batch simdjson's parse_many accepts (dom::MINIMAL_BATCH_SIZE). */
 inline constexpr size_t minimum_stream_batch = 32;
+
+/**
+ * Makes `dom` take documents nesting `depth` deep (simdjson's count), growing its per-level
+ * buffers by at least half when it grows, never past `limit`. The buffers hold a slot per level
+ * allowed, so they are sized by the documents read (one of n bytes nests at most n deep), not
+ * by a parser's limit: a limit of 2^31 costs nothing until a document goes that deep.
+ */
+bool reserve_depth(simdjson::dom::parser &dom, size_t depth, size_t limit) noexcept;
 } // namespace internal
 
 struct parser::state {
@@ -38,6 +46,8 @@ struct parser::state {
   bool document_kept = false;
 
   bool initialize(uint32_t max_depth) noexcept;
+  /** Sizes the DOM parser and `scopes` for a document of `size` bytes (see reserve_depth). */
+  bool fit_depth(uint32_t max_depth, size_t size) noexcept;
   /** The input's bytes followed by `padding` readable bytes: in place, or copied. */
   const uint8_t *padded(input in) noexcept;
 };

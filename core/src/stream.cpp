@@ -5,6 +5,7 @@
 // extent and simdjson parses exactly that. No batches: nothing of parse_many's (see parser.cpp).
 #include "simdbridge/stream.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -15,6 +16,7 @@
 
 #include "checksum_sink.h"
 #include "document_state.h"
+#include "parser_state.h"
 #include "scalar_parser.h"
 
 namespace simdbridge {
@@ -58,6 +60,9 @@ struct stream_reader::state {
 
   /** simdjson's DOM parse of [from, to), into the caller's document or the parser's own. */
   bool dom_parse(size_t from, size_t to, simdjson::dom::parser &with) {
+    // Per-level buffers sized by the document (see reserve_depth), one past the limit in deep_dom.
+    const size_t limit = &with == &dom ? options.max_depth : size_t(options.max_depth) + 1;
+    if (!internal::reserve_depth(with, to - from + 1, limit)) { throw std::bad_alloc(); }
     simdjson::dom::document &target = into != nullptr ? into->state_->dom : with.doc;
     dom_error = with.parse_into_document(target, data + from, to - from, false).error();
     if (into != nullptr) { into->state_->parsed = dom_error == simdjson::SUCCESS; }
@@ -72,11 +77,7 @@ struct stream_reader::state {
    *  the scalar parser found within max_depth is parsed again one level deeper. */
   bool deep_parse(size_t from, size_t to) {
     if (dom_error != simdjson::DEPTH_ERROR) { return false; }
-    if (!deep_dom) {
-      auto deep = std::make_unique<simdjson::dom::parser>();
-      if (deep->allocate(simdjson::SIMDJSON_PADDING, size_t(options.max_depth) + 1) != simdjson::SUCCESS) { return false; }
-      deep_dom = std::move(deep);
-    }
+    if (!deep_dom) { deep_dom = std::make_unique<simdjson::dom::parser>(); }
     return dom_parse(from, to, *deep_dom);
   }
 
@@ -193,7 +194,8 @@ stream_reader::stream_reader(input in, stream_format format, parser_options opti
   state_->options = options;
   if (state_->options.max_depth == 0) { state_->options.max_depth = SIMDBRIDGE_DEFAULT_MAX_DEPTH; }
   try {
-    if (state_->dom.allocate(simdjson::SIMDJSON_PADDING, state_->options.max_depth) != simdjson::SUCCESS) {
+    if (state_->dom.allocate(simdjson::SIMDJSON_PADDING,
+                             std::min<size_t>(state_->options.max_depth, SIMDBRIDGE_DEFAULT_MAX_DEPTH)) != simdjson::SUCCESS) {
       state_.reset();
       return;
     }

@@ -3,6 +3,10 @@
 // documents simdjson refuses in the middle of a stream.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <iterator>
+#include <optional>
+#include <random>
 #include <string>
 
 #include "simdbridge/parser.h"
@@ -132,6 +136,67 @@ TEST(Stream, ErrorsAfterValidDocumentsPointIntoTheWholeInput) {
   EXPECT_EQ(describe(stream_outcome("{}\n[1,]\n")), "expected_value at byte 6");
   EXPECT_EQ(describe(stream_outcome("{}\n]\n")), "expected_value at byte 3");
   EXPECT_EQ(describe(stream_outcome("{} , {}")), "expected_value at byte 3");
+}
+
+/** A random stream of small documents, sometimes touching, sometimes damaged. */
+std::string random_stream(std::mt19937_64 &rng) {
+  static const char *const documents[] = {"1", "12", "-3.5e2", "0", "true", "null", "false", "\"x\"",
+                                          "\"\"", "[1]", "{}", "[]", "{\"a\":[1,2]}", "[[]]", "123456789"};
+  static const char *const separators[] = {"", "", " ", "\n", "\r\n", "\t", "\n\n"};
+  static const char *const junk[] = {"x", "\"", "]", "}", ",", ":", "-", ".", "e", "[", "\xC3"};
+  std::string text;
+  const size_t count = rng() % 60;
+  for (size_t i = 0; i < count; i++) {
+    text += separators[rng() % std::size(separators)];
+    text += rng() % 40 == 0 ? junk[rng() % std::size(junk)] : documents[rng() % std::size(documents)];
+  }
+  return text;
+}
+
+// Every batch size gives the scalar parser's verdict: the same checksum, or the same error at
+// the same offset, and the same number of documents.
+TEST(Stream, EveryBatchSizeGivesTheSameVerdict) {
+  std::mt19937_64 rng(20261201);
+  const size_t batches[] = {32, 33, 37, 48, 64, 100, 257, size_t(1) << 20};
+  for (int round = 0; round < 4000; round++) {
+    const std::string text = random_stream(rng);
+    const outcome expected = slow_checksum_stream(text);
+    std::optional<uint64_t> documents;
+    for (size_t batch : batches) {
+      ASSERT_EQ(stream_outcome(text, batch), expected) << "batch " << batch << ": " << text;
+      parser p(parser_options{SIMDBRIDGE_DEFAULT_MAX_DEPTH, batch});
+      const result<uint64_t> v = p.validate_stream(input::copy_of(text));
+      ASSERT_EQ(v.ok(), expected.ok) << "batch " << batch << ": " << text;
+      if (!v.ok()) {
+        ASSERT_EQ(v.error().code, expected.code) << "batch " << batch << ": " << text;
+        ASSERT_EQ(v.error().offset, expected.offset) << "batch " << batch << ": " << text;
+      } else if (documents) {
+        ASSERT_EQ(v.value(), *documents) << "batch " << batch << ": " << text;
+      } else {
+        documents = v.value();
+      }
+    }
+  }
+}
+
+// A number that ends exactly where the default batch ends, followed directly by a string: the
+// same error as one byte earlier or later (it was accepted at that one position).
+TEST(Stream, ANumberEndingAtABatchEndMustStillNotTouchAString) {
+  const size_t batch = size_t(1) << 20;
+  for (long shift = -2; shift <= 2; shift++) {
+    for (const char *tail : {"\"x\"", "x", "true"}) {
+      std::string text;
+      while (text.size() + 16 < batch) { text += "{}\n"; }
+      text.append(size_t(long(batch) + shift - 2 - long(text.size())), ' ');
+      text += "12";
+      text += tail;
+      const size_t number_end = text.size() - std::strlen(tail);
+      const outcome o = stream_outcome(text);
+      EXPECT_EQ(describe(o), "invalid_number at byte " + std::to_string(number_end)) << shift << " " << tail;
+      parser p;
+      EXPECT_FALSE(p.validate_stream(input::copy_of(text)).ok()) << shift << " " << tail;
+    }
+  }
 }
 
 } // namespace
