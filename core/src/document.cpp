@@ -31,6 +31,9 @@ error parser::parse(input in, document &doc) noexcept {
   state_->document_kept = false;
   doc.state_->parsed = false;
   if (!state_->fit_depth(options_.max_depth, in.size)) { return {error_code::out_of_memory, 0}; }
+  if (options_.max_document_length != 0 && in.size > options_.max_document_length) {
+    return {error_code::document_too_long, options_.max_document_length};
+  }
   try {
     const uint8_t *data = nullptr;
     simdjson::error_code dom_error = simdjson::EMPTY;
@@ -44,7 +47,7 @@ error parser::parse(input in, document &doc) noexcept {
       }
     }
     internal::validation_sink sink;
-    internal::scalar_parser<internal::validation_sink> slow(in.data, in.size, options_.max_depth, sink,
+    internal::scalar_parser<internal::validation_sink> slow(in.data, in.size, options_, sink,
                                                             state_->slow_scopes);
     const error e = slow.parse_document();
     if (e.ok() && dom_error == simdjson::DEPTH_ERROR) {

@@ -30,6 +30,10 @@ const char *error_message(error_code code) noexcept {
   case error_code::type_mismatch: return "a value is not of its column's type";
   case error_code::unsupported_value:
     return "a number past 64 bits or the double range, or a lone surrogate, which extraction cannot read";
+  case error_code::number_too_long:
+    return "a number past 64 bits or the double range is longer than the limit (max_number_length)";
+  case error_code::document_too_long: return "the input is longer than the limit (max_document_length)";
+  case error_code::expected_array: return "expected an array: the stream's format is 'array'";
   }
   return "unknown error";
 }
@@ -60,6 +64,9 @@ const char *error_name(error_code code) noexcept {
   case error_code::output_too_small: return "output_too_small";
   case error_code::type_mismatch: return "type_mismatch";
   case error_code::unsupported_value: return "unsupported_value";
+  case error_code::number_too_long: return "number_too_long";
+  case error_code::document_too_long: return "document_too_long";
+  case error_code::expected_array: return "expected_array";
   }
   return "unknown";
 }

@@ -319,12 +319,17 @@ error parser::extract(input in, column *columns, size_t count, uint64_t max_rows
       const size_t length = line_end - pos;
       if (state_->dom.parse(data + pos, length, false).error() != simdjson::SUCCESS) {
         internal::validation_sink sink;
-        internal::scalar_parser<internal::validation_sink> slow(data + pos, length, options_.max_depth,
-                                                                sink, state_->slow_scopes);
+        internal::scalar_parser<internal::validation_sink> slow(data + pos, length, options_, sink,
+                                                                state_->slow_scopes);
         error e = slow.parse_document();
         if (e.ok()) { return {error_code::unsupported_value, pos}; } // valid, but not on simdjson's tape
         e.offset += pos;
         return e;
+      }
+      size_t last = line_end; // the record's bytes: white space around it aside
+      while (last > first && internal::is_json_whitespace(data[last - 1])) { last--; }
+      if (options_.max_document_length != 0 && last - first > options_.max_document_length) {
+        return {error_code::document_too_long, first + options_.max_document_length};
       }
       walker.begin_row(status.rows);
       const visit_status s = walker.walk(state_->dom.doc);

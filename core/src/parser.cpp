@@ -85,11 +85,11 @@ namespace {
 
 /** Runs `body` with the checks every entry point shares; maps exceptions to error values. */
 template <typename Result, typename Body>
-Result guarded(parser::state *state, uint32_t max_depth, input in, Body &&body) noexcept {
+Result guarded(parser::state *state, const parser_options &options, input in, Body &&body) noexcept {
   if (!in.well_formed()) { return Result(error{error_code::invalid_argument, 0}); }
   if (state == nullptr) { return Result(error{error_code::out_of_memory, 0}); }
   state->document_kept = false; // every entry point reuses the DOM parser
-  if (!state->fit_depth(max_depth, in.size)) { return Result(error{error_code::out_of_memory, 0}); }
+  if (!state->fit_depth(options.max_depth, in.size)) { return Result(error{error_code::out_of_memory, 0}); }
   try {
     return body();
   } catch (const std::bad_alloc &) {
@@ -99,6 +99,14 @@ Result guarded(parser::state *state, uint32_t max_depth, input in, Body &&body) 
   }
 }
 
+/** A single document's input past max_document_length: refused before anything reads it. */
+error length_error(const parser_options &options, input in) noexcept {
+  if (options.max_document_length != 0 && in.size > options.max_document_length) {
+    return {error_code::document_too_long, options.max_document_length};
+  }
+  return {};
+}
+
 /** A type passed as a value, to a generic lambda. */
 template <typename T> struct sink_type {
   using type = T;
@@ -106,8 +114,8 @@ template <typename T> struct sink_type {
 
 /** One document through the scalar parser, the arbiter of whatever simdjson refused. */
 template <typename Sink>
-error read_document_slowly(parser::state &st, uint32_t max_depth, input in, Sink &sink) {
-  internal::scalar_parser<Sink> slow(in.data, in.size, max_depth, sink, st.slow_scopes);
+error read_document_slowly(parser::state &st, const parser_options &options, input in, Sink &sink) {
+  internal::scalar_parser<Sink> slow(in.data, in.size, options, sink, st.slow_scopes);
   return slow.parse_document();
 }
 
@@ -201,7 +209,8 @@ error read_stream(parser::state &st, const parser_options &options, input in, Si
             break;
           }
           const size_t end = document_end(it, data, start, in.size);
-          if (!ends_root_token(data, start, end, in.size)) { // "1\"x\"": the scalar parser names it
+          const bool too_long = options.max_document_length != 0 && end - start > options.max_document_length;
+          if (too_long || !ends_root_token(data, start, end, in.size)) { // the scalar parser names it
             resume = start;
             break;
           }
@@ -222,7 +231,7 @@ error read_stream(parser::state &st, const parser_options &options, input in, Si
         }
       }
     }
-    internal::scalar_parser<Sink> slow(data, in.size, options.max_depth, sink, st.slow_scopes);
+    internal::scalar_parser<Sink> slow(data, in.size, options, sink, st.slow_scopes);
     if (error e = slow.parse_stream(pos, pos + batch, documents); !e.ok()) { return e; }
     fast = true;
   }
@@ -232,7 +241,8 @@ error read_stream(parser::state &st, const parser_options &options, input in, Si
 } // namespace
 
 result<uint64_t> parser::checksum(input in) noexcept {
-  return guarded<result<uint64_t>>(state_.get(), options_.max_depth, in, [&]() -> result<uint64_t> {
+  return guarded<result<uint64_t>>(state_.get(), options_, in, [&]() -> result<uint64_t> {
+    if (error e = length_error(options_, in); !e.ok()) { return e; }
     if (in.size > 0) {
       const uint8_t *data = state_->padded(in);
       if (data == nullptr) { return error{error_code::out_of_memory, 0}; }
@@ -253,14 +263,15 @@ result<uint64_t> parser::checksum(input in) noexcept {
       }
     }
     checksum_sink sink;
-    error e = read_document_slowly(*state_, options_.max_depth, in, sink);
+    error e = read_document_slowly(*state_, options_, in, sink);
     if (!e.ok()) { return e; }
     return sink.h;
   });
 }
 
 error parser::validate(input in) noexcept {
-  return guarded<error>(state_.get(), options_.max_depth, in, [&]() -> error {
+  return guarded<error>(state_.get(), options_, in, [&]() -> error {
+    if (error e = length_error(options_, in); !e.ok()) { return e; }
     if (in.size > 0) {
       // With nothing to visit, simdjson's DOM parse validates fully on its own.
       const uint8_t *data = state_->padded(in);
@@ -268,12 +279,12 @@ error parser::validate(input in) noexcept {
       if (state_->dom.parse(data, in.size, false).error() == simdjson::SUCCESS) { return {}; }
     }
     validation_sink sink;
-    return read_document_slowly(*state_, options_.max_depth, in, sink);
+    return read_document_slowly(*state_, options_, in, sink);
   });
 }
 
 result<uint64_t> parser::checksum_stream(input in) noexcept {
-  return guarded<result<uint64_t>>(state_.get(), options_.max_depth, in, [&]() -> result<uint64_t> {
+  return guarded<result<uint64_t>>(state_.get(), options_, in, [&]() -> result<uint64_t> {
     checksum_sink sink;
     uint64_t documents = 0;
     uint8_t *scopes = state_->scopes.data();
@@ -288,7 +299,7 @@ result<uint64_t> parser::checksum_stream(input in) noexcept {
 }
 
 result<uint64_t> parser::validate_stream(input in) noexcept {
-  return guarded<result<uint64_t>>(state_.get(), options_.max_depth, in, [&]() -> result<uint64_t> {
+  return guarded<result<uint64_t>>(state_.get(), options_, in, [&]() -> result<uint64_t> {
     validation_sink sink;
     uint64_t documents = 0;
     error e = read_stream(*state_, options_, in, sink, documents,
@@ -299,7 +310,8 @@ result<uint64_t> parser::validate_stream(input in) noexcept {
 }
 
 error parser::to_tape(input in, tape_buffer &out) noexcept {
-  return guarded<error>(state_.get(), options_.max_depth, in, [&]() -> error {
+  return guarded<error>(state_.get(), options_, in, [&]() -> error {
+    if (error e = length_error(options_, in); !e.ok()) { return e; }
     // The open containers: a slot per level a document of this size can reach, and the root's.
     const size_t levels = std::min<size_t>(options_.max_depth, in.size) + 1;
     if (state_->tape_open.size() < levels) { state_->tape_open.resize(std::max(levels, state_->tape_open.size() * 2)); }
@@ -338,7 +350,7 @@ error parser::to_tape(input in, tape_buffer &out) noexcept {
     // Refused (a scalar root, a number past 64 bits, a lone surrogate, an error): the scalar
     // parser writes the tape again from the start, or finds the error and its offset.
     sink.reset();
-    if (error e = read_document_slowly(*state_, options_.max_depth, in, sink); !e.ok()) { return e; }
+    if (error e = read_document_slowly(*state_, options_, in, sink); !e.ok()) { return e; }
     return finish(sink);
   });
 }
@@ -363,7 +375,8 @@ void parser::trim() noexcept {
 }
 
 error parser::document_parse(input in) noexcept {
-  return guarded<error>(state_.get(), options_.max_depth, in, [&]() -> error {
+  return guarded<error>(state_.get(), options_, in, [&]() -> error {
+    if (error e = length_error(options_, in); !e.ok()) { return e; }
     if (in.size > 0) {
       const uint8_t *data = state_->padded(in);
       if (data == nullptr) { return {error_code::out_of_memory, 0}; }
@@ -373,7 +386,7 @@ error parser::document_parse(input in) noexcept {
       }
     }
     validation_sink sink;
-    const error e = read_document_slowly(*state_, options_.max_depth, in, sink);
+    const error e = read_document_slowly(*state_, options_, in, sink);
     // Valid for the scalar parser only (a number past 64 bits, ...): not on simdjson's tape.
     return e.ok() ? error{error_code::unsupported_value, 0} : e;
   });

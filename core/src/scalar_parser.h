@@ -12,6 +12,7 @@
 
 #include "checksum_sink.h"
 #include "simdbridge/error.h"
+#include "simdbridge/parser.h"
 #include "simdbridge/tape.h"
 
 namespace simdbridge::internal {
@@ -57,9 +58,19 @@ inline error_code leading_bytes_error(const uint8_t *data, size_t size) noexcept
 
 template <typename Sink> class scalar_parser {
 public:
+  /** max_number_length: see parser_options (0: no limit). */
   scalar_parser(const uint8_t *data, size_t size, uint32_t max_depth, Sink &sink,
+                std::vector<uint8_t> &scope_stack,
+                uint32_t max_number_length = SIMDBRIDGE_DEFAULT_MAX_NUMBER_LENGTH) noexcept
+      : d_(data), n_(size), max_depth_(max_depth), max_number_length_(max_number_length), sink_(sink),
+        scopes_(scope_stack) {}
+
+  /** With a parser's limits: its depth, number length, and (streams) record length. */
+  scalar_parser(const uint8_t *data, size_t size, const parser_options &options, Sink &sink,
                 std::vector<uint8_t> &scope_stack) noexcept
-      : d_(data), n_(size), max_depth_(max_depth), sink_(sink), scopes_(scope_stack) {}
+      : scalar_parser(data, size, options.max_depth, sink, scope_stack, options.max_number_length) {
+    max_record_length_ = options.max_document_length;
+  }
 
   /** One document that must fill the whole input, white space aside. */
   error parse_document() {
@@ -84,7 +95,11 @@ public:
     size_t p = skip_whitespace(pos);
     while (p < n_) {
       // "truefalse" or "1x" must not read as two documents; "{}{}" and "[1]2" may.
+      const size_t begin = p;
       if (error e = parse_stream_document(p); !e.ok()) { return e; }
+      if (max_record_length_ != 0 && p - begin > max_record_length_) {
+        return {error_code::document_too_long, begin + max_record_length_};
+      }
       sink_.document_end();
       documents++;
       p = skip_whitespace(p);
@@ -309,8 +324,15 @@ private:
       while (p < n_ && is_digit(d_[p])) { p++; }
     }
     pos = p;
+    const bool exact = integral && !overflow && (!negative || magnitude <= (uint64_t(1) << 63));
+    if (!exact && max_number_length_ != 0 && p - start > max_number_length_) {
+      // Past 64 bits or past the double range, such a number is kept as text: its length is
+      // limited. A long number that reads as a double is not (its conversion is linear).
+      const double d = integral ? 0.0 : number_token_to_double(d_ + start, p - start);
+      if (integral || d - d != 0.0) { return {error_code::number_too_long, start}; }
+    }
     if constexpr (tape) {
-      if (integral && !overflow && (!negative || magnitude <= (uint64_t(1) << 63))) {
+      if (exact) {
         if (negative) {
           sink_.int64(int64_t(~magnitude + 1), start);
         } else if (magnitude <= uint64_t(INT64_MAX)) {
@@ -326,7 +348,7 @@ private:
       } else {
         sink_.float64(d, start);
       }
-    } else if (integral && !overflow && (!negative || magnitude <= (uint64_t(1) << 63))) {
+    } else if (exact) {
       // Integral tokens in [-2^63, 2^64) fold their 64-bit pattern; all else the rounded double.
       sink_.integer(negative ? ~magnitude + 1 : magnitude);
     } else {
@@ -437,6 +459,8 @@ private:
   const uint8_t *d_;
   size_t n_;
   uint32_t max_depth_;
+  uint32_t max_number_length_;
+  uint64_t max_record_length_ = 0; // parse_stream: a document's bytes (0: no limit)
   Sink &sink_;
   std::vector<uint8_t> &scopes_;
 };

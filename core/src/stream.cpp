@@ -52,7 +52,7 @@ struct stream_reader::state {
   /** The scalar parser's verdict on [from, to): an error (offset in the input) or success. */
   error validate_slowly(size_t from, size_t to) {
     internal::validation_sink sink;
-    internal::scalar_parser<internal::validation_sink> slow(data + from, to - from, options.max_depth, sink, scopes);
+    internal::scalar_parser<internal::validation_sink> slow(data + from, to - from, options, sink, scopes);
     error e = slow.parse_document();
     e.offset += from;
     return e;
@@ -81,16 +81,26 @@ struct stream_reader::state {
     return dom_parse(from, to, *deep_dom);
   }
 
+  /** A valid document in [from, to) (white space around it allowed) longer than the limit. */
+  error length_error(size_t from, size_t to) const {
+    while (from < to && internal::is_json_whitespace(data[from])) { from++; }
+    while (to > from && internal::is_json_whitespace(data[to - 1])) { to--; }
+    if (options.max_document_length != 0 && to - from > options.max_document_length) {
+      return {error_code::document_too_long, from + options.max_document_length};
+    }
+    return {};
+  }
+
   /** Parses [from, to) as one document: on the tape, or valid but not on it, or an error. */
   error parse_exactly(size_t from, size_t to) {
     begin = from;
     end = to;
     value_index = tape_view::first;
     on_tape = dom_parse(from, to);
-    if (on_tape) { return {}; }
+    if (on_tape) { return length_error(from, to); }
     const error e = validate_slowly(from, to);
     on_tape = e.ok() && deep_parse(from, to);
-    return e;
+    return e.ok() ? length_error(from, to) : e;
   }
 
   bool whitespace_only(size_t from, size_t to) const {
@@ -106,6 +116,7 @@ struct stream_reader::state {
     const void *newline = std::memchr(data + pos, '\n', size - pos);
     const size_t line_end = newline ? size_t(static_cast<const uint8_t *>(newline) - data) : size;
     if (dom_parse(pos, line_end)) {
+      if (error e = length_error(pos, line_end); !e.ok()) { return fail(e); }
       on_tape = true;
       value_index = tape_view::first;
       begin = pos;
@@ -115,7 +126,7 @@ struct stream_reader::state {
     }
     // Not exactly one document on this line: find where the next one ends.
     internal::validation_sink sink;
-    internal::scalar_parser<internal::validation_sink> slow(data, size, options.max_depth, sink, scopes);
+    internal::scalar_parser<internal::validation_sink> slow(data, size, options, sink, scopes);
     size_t after = pos;
     if (error e = slow.parse_stream_document(after); !e.ok()) { return fail(e); }
     const size_t from = pos;
@@ -172,7 +183,7 @@ struct stream_reader::state {
       if (t.kind(tape_view::first) != tape_kind::array) {
         size_t at = 0;
         while (at < size && internal::is_json_whitespace(data[at])) { at++; }
-        return fail({error_code::type_mismatch, at});
+        return fail({error_code::expected_array, at});
       }
       pos = tape_view::first + 1;
       array_end = t.next(tape_view::first) - 1;

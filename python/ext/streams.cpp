@@ -216,7 +216,7 @@ bool start_whole(stream_iterator *it, simdbridge::stream_format format) {
   if (tape.kind(tape_view::first) != tape_kind::array) {
     size_t at = 0;
     while (at < data.size() && (data[at] == ' ' || data[at] == '\t' || data[at] == '\n' || data[at] == '\r')) { at++; }
-    raise_stream_error({error_code::type_mismatch, at}, 1, it->input);
+    raise_stream_error({error_code::expected_array, at}, 1, it->input);
     return false;
   }
   it->owner = new_document(std::move(doc));

@@ -67,6 +67,12 @@ enum class error_code : int32_t {
    * range, or a lone surrogate escape, anywhere in the record (the checksum reads them).
    */
   unsupported_value = SIMDBRIDGE_UNSUPPORTED_VALUE,
+  /** A number past 64 bits or the double range, longer than the parser's max_number_length. */
+  number_too_long = SIMDBRIDGE_NUMBER_TOO_LONG,
+  /** The input is longer than the parser's max_document_length (the offset is that limit). */
+  document_too_long = SIMDBRIDGE_DOCUMENT_TOO_LONG,
+  /** A stream read as the elements of one array (format "array") does not hold an array. */
+  expected_array = SIMDBRIDGE_EXPECTED_ARRAY,
 };
 
 /** A one-line English description of `code`, for error messages. Never null. */

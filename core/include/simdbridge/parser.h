@@ -23,6 +23,14 @@ struct parser_options {
    * still read correctly, on the slower path.
    */
   size_t stream_batch_size = size_t(1) << 20;
+  /**
+   * A number that simdjson does not read (an integer past 64 bits, a number past the double
+   * range) may be this many characters long; a longer one is `error_code::number_too_long`.
+   * 0: no limit. (Jackson's StreamReadConstraints: 1000.)
+   */
+  uint32_t max_number_length = SIMDBRIDGE_DEFAULT_MAX_NUMBER_LENGTH;
+  /** Inputs longer than this many bytes are `error_code::document_too_long`. 0: no limit. */
+  uint64_t max_document_length = 0;
 };
 
 /**

@@ -36,6 +36,13 @@ extern "C" {
 /** The default nesting limit of arrays and objects. */
 #define SIMDBRIDGE_DEFAULT_MAX_DEPTH 1024
 
+/**
+ * The default length limit, in characters, of a number that simdjson does not read (an integer
+ * past 64 bits, a number past the double range): such numbers are kept as text, which
+ * arbitrary-precision conversions (BigInteger, int()) read in more than linear time.
+ */
+#define SIMDBRIDGE_DEFAULT_MAX_NUMBER_LENGTH 1000
+
 /** Error codes. The same values as simdbridge::error_code; see error.h for each one's meaning. */
 typedef enum simdbridge_error {
   SIMDBRIDGE_SUCCESS = 0,
@@ -61,7 +68,10 @@ typedef enum simdbridge_error {
   SIMDBRIDGE_INVALID_POINTER = 20,
   SIMDBRIDGE_OUTPUT_TOO_SMALL = 21,
   SIMDBRIDGE_TYPE_MISMATCH = 22,
-  SIMDBRIDGE_UNSUPPORTED_VALUE = 23
+  SIMDBRIDGE_UNSUPPORTED_VALUE = 23,
+  SIMDBRIDGE_NUMBER_TOO_LONG = 24,
+  SIMDBRIDGE_DOCUMENT_TOO_LONG = 25,
+  SIMDBRIDGE_EXPECTED_ARRAY = 26
 } simdbridge_error;
 
 /**

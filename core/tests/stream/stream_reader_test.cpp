@@ -157,7 +157,7 @@ TEST(StreamReader, CommaAndArray) {
   read_all("1, 2,", stream_format::comma, &err);
   EXPECT_EQ(err, "expected_value at 5");
   read_all("  {\"a\":1}", stream_format::array, &err);
-  EXPECT_EQ(err, "type_mismatch at 2");
+  EXPECT_EQ(err, "expected_array at 2");
   read_all("[1, 1e999]", stream_format::array, &err);
   EXPECT_EQ(err, "unsupported_value at 0");
 }

@@ -29,7 +29,10 @@ public enum ErrorCode {
     INVALID_POINTER,
     OUTPUT_TOO_SMALL,
     TYPE_MISMATCH,
-    UNSUPPORTED_VALUE;
+    UNSUPPORTED_VALUE,
+    NUMBER_TOO_LONG,
+    DOCUMENT_TOO_LONG,
+    EXPECTED_ARRAY;
 
     private static final ErrorCode[] VALUES = values();
 
