@@ -21,13 +21,36 @@ namespace simdbridge {
 using internal::checksum_sink;
 using internal::validation_sink;
 
-parser::parser(parser_options options) noexcept : options_(options) {
-  if (options_.max_depth == 0) { options_.max_depth = SIMDBRIDGE_DEFAULT_MAX_DEPTH; }
-  if (options_.stream_batch_size < internal::minimum_stream_batch) {
-    options_.stream_batch_size = internal::minimum_stream_batch;
+namespace {
+parser_options normalized(parser_options options) noexcept {
+  if (options.max_depth == 0) { options.max_depth = SIMDBRIDGE_DEFAULT_MAX_DEPTH; }
+  if (options.stream_batch_size < internal::minimum_stream_batch) {
+    options.stream_batch_size = internal::minimum_stream_batch;
   }
+  return options;
+}
+} // namespace
+
+parser::parser(parser_options options) noexcept : options_(normalized(options)) {
   state_.reset(new (std::nothrow) state());
   if (state_ && !state_->initialize(options_.max_depth)) { state_.reset(); }
+}
+
+error parser::set_options(parser_options options) noexcept {
+  options = normalized(options);
+  if (!state_) { return {error_code::out_of_memory, 0}; }
+  if (options.max_depth != options_.max_depth) {
+    // The DOM parser's depth is the limit its fast paths enforce: sized again for the new one.
+    state_->document_kept = false;
+    simdjson::dom::parser &dom = state_->dom;
+    const size_t depth = std::min<size_t>(options.max_depth, SIMDBRIDGE_DEFAULT_MAX_DEPTH);
+    if (dom.allocate(std::max(dom.capacity(), simdjson::SIMDJSON_PADDING), depth) != simdjson::SUCCESS ||
+        !state_->fit_depth(options.max_depth, 0)) {
+      return {error_code::out_of_memory, 0};
+    }
+  }
+  options_ = options;
+  return {};
 }
 
 parser::~parser() = default;

@@ -139,6 +139,14 @@ public:
 
   const parser_options &options() const noexcept { return options_; }
 
+  /**
+   * Changes the limits (depth, number and document length; the batch size) for the calls that
+   * follow: a parser shared by settings that differ (a thread's, used by several mappers) is
+   * set before each use. Cheap where the depth does not change; out_of_memory where its
+   * buffers could not be sized again (the parser then keeps its previous options).
+   */
+  error set_options(parser_options options) noexcept;
+
   /** The state behind the public API; defined in the core's sources only. */
   struct state;
 

@@ -89,6 +89,14 @@ typedef struct simdbridge_parser simdbridge_parser;
 /** A new parser, or NULL when memory runs out. max_depth 0 means SIMDBRIDGE_DEFAULT_MAX_DEPTH. */
 simdbridge_parser *simdbridge_parser_new(uint32_t max_depth);
 
+/**
+ * Sets a parser's limits for the calls that follow (parser::set_options): max_depth (0: the
+ * default), max_number_length (0: none) and max_document_length (0: none), in characters and
+ * bytes. Returns SIMDBRIDGE_SUCCESS, or SIMDBRIDGE_OUT_OF_MEMORY (the limits are then unchanged).
+ */
+int32_t simdbridge_parser_set_limits(simdbridge_parser *parser, uint32_t max_depth,
+                                     uint32_t max_number_length, uint64_t max_document_length);
+
 /** Frees a parser. NULL is allowed. */
 void simdbridge_parser_free(simdbridge_parser *parser);
 

@@ -9,6 +9,7 @@
 
 #include "simdbridge/document.h"
 #include "simdbridge/parser.h"
+#include "simdbridge/simdbridge_c.h"
 #include "simdbridge/stream.h"
 #include "simdbridge/tape.h"
 #include "test_support.h"
@@ -124,6 +125,36 @@ TEST(Limits, InAStreamEachRecordIsLimited) {
   const error e = p.extract(input::copy_of("{\"a\":1}\n {\"a\":123456789} \n"), &c, 1, 8, status);
   EXPECT_EQ(e.code, error_code::document_too_long);
   EXPECT_EQ(e.offset, 9u + 12u);
+}
+
+// One parser, its limits changed between calls (a thread's parser shared by mappers that differ).
+TEST(Limits, SetOptionsChangesEveryLimitForTheCallsThatFollow) {
+  const std::string deep = std::string(50, '[') + std::string(50, ']');
+  const std::string big = "[" + std::string(30, '9') + "]";
+  parser p;
+  for (int round = 0; round < 3; round++) {
+    parser_options o;
+    o.max_depth = 10;
+    o.max_number_length = 20;
+    o.max_document_length = 90;
+    ASSERT_TRUE(p.set_options(o).ok());
+    EXPECT_EQ(p.validate(input::copy_of(deep)).code, error_code::document_too_long);
+    EXPECT_EQ(p.validate(input::copy_of(std::string(11, '[') + std::string(11, ']'))).code, error_code::depth_limit);
+    EXPECT_TRUE(p.validate(input::copy_of(std::string(10, '[') + std::string(10, ']'))).ok());
+    EXPECT_EQ(p.checksum(input::copy_of(big)).error().code, error_code::number_too_long);
+    ASSERT_TRUE(p.set_options(parser_options{}).ok());
+    EXPECT_TRUE(p.validate(input::copy_of(deep)).ok());
+    EXPECT_TRUE(p.checksum(input::copy_of(big)).ok());
+  }
+  // Through the C API.
+  simdbridge_parser *c = simdbridge_parser_new(0);
+  const auto *bytes = reinterpret_cast<const uint8_t *>(deep.data());
+  ASSERT_EQ(simdbridge_parser_set_limits(c, 49, 0, 0), SIMDBRIDGE_SUCCESS);
+  EXPECT_EQ(simdbridge_validate(c, bytes, deep.size(), deep.size()).error, SIMDBRIDGE_DEPTH_LIMIT);
+  ASSERT_EQ(simdbridge_parser_set_limits(c, 0, 0, 0), SIMDBRIDGE_SUCCESS);
+  EXPECT_EQ(simdbridge_validate(c, bytes, deep.size(), deep.size()).error, SIMDBRIDGE_SUCCESS);
+  EXPECT_EQ(simdbridge_parser_set_limits(nullptr, 0, 0, 0), SIMDBRIDGE_INVALID_ARGUMENT);
+  simdbridge_parser_free(c);
 }
 
 } // namespace

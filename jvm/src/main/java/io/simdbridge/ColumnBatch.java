@@ -129,6 +129,12 @@ public final class ColumnBatch {
         if (buffer.isReadOnly()) {
             throw new IllegalArgumentException("column " + column + ": the " + what + " buffer is read-only");
         }
+        MemorySegment memory = DirectMemory.live(buffer);
+        if (!DirectMemory.safeByAddress(memory)) {
+            throw new IllegalArgumentException("column " + column + ": the " + what + " buffer is a shared Arena's, "
+                    + "which another thread may close while native code writes it: use ByteBuffer.allocateDirect, "
+                    + "Arena.global(), Arena.ofAuto() or a confined Arena of the extracting thread");
+        }
         if (buffer.capacity() < needed) {
             throw new IllegalArgumentException("column " + column + ": the " + what + " buffer holds "
                     + buffer.capacity() + " bytes, " + needed + " are needed");
@@ -208,6 +214,17 @@ public final class ColumnBatch {
 
     MemorySegment descriptors() {
         return descriptors;
+    }
+
+    /** Before native code writes the buffers: each still alive and this thread's to use. */
+    void checkLive() {
+        for (int c = 0; c < values.length; c++) {
+            DirectMemory.live(values[c]);
+            DirectMemory.live(validity[c]);
+            if (strings[c] != null) {
+                DirectMemory.live(strings[c]);
+            }
+        }
     }
 
     void setRows(int rows) {

@@ -43,8 +43,22 @@ final class FfmBridge {
     static final MethodHandle CHECKSUM_STREAM_CRITICAL;
     static final MethodHandle VALIDATE_CRITICAL;
     static final MethodHandle VALIDATE_STREAM_CRITICAL;
+    /**
+     * The four reads over a native segment (a shared arena's buffer): the linker holds the
+     * segment's arena for the call, so that no thread can free it meanwhile (see DirectMemory).
+     */
+    static final MethodHandle CHECKSUM_SEGMENT;
+    static final MethodHandle CHECKSUM_STREAM_SEGMENT;
+    static final MethodHandle VALIDATE_SEGMENT;
+    static final MethodHandle VALIDATE_STREAM_SEGMENT;
     /** (parser, data address, length, capacity, columns, count, max_rows, status) -> simdbridge_result. */
     static final MethodHandle EXTRACT;
+    /** The same over a native segment, held for the call. */
+    static final MethodHandle EXTRACT_SEGMENT;
+    /** The same over a native segment, held for the call. */
+    static final MethodHandle DOCUMENT_PARSE_SEGMENT;
+    /** (parser, max_depth, max_number_length, max_document_length) -> error code. */
+    static final MethodHandle SET_LIMITS;
     /** (parser, data address, length, capacity) -> simdbridge_result. */
     static final MethodHandle DOCUMENT_PARSE;
     /** (parser, pointer, pointer_length, type, out, out_capacity) -> simdbridge_result. */
@@ -76,8 +90,17 @@ final class FfmBridge {
         CHECKSUM_STREAM_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_checksum_stream"), READ, critical);
         VALIDATE_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate"), READ, critical);
         VALIDATE_STREAM_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate_stream"), READ, critical);
+        CHECKSUM_SEGMENT = linker.downcallHandle(lookup.findOrThrow("simdbridge_checksum"), READ);
+        CHECKSUM_STREAM_SEGMENT = linker.downcallHandle(lookup.findOrThrow("simdbridge_checksum_stream"), READ);
+        VALIDATE_SEGMENT = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate"), READ);
+        VALIDATE_STREAM_SEGMENT = linker.downcallHandle(lookup.findOrThrow("simdbridge_validate_stream"), READ);
         EXTRACT = linker.downcallHandle(lookup.findOrThrow("simdbridge_extract"),
                 FunctionDescriptor.of(RESULT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS));
+        EXTRACT_SEGMENT = linker.downcallHandle(lookup.findOrThrow("simdbridge_extract"),
+                FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS));
+        DOCUMENT_PARSE_SEGMENT = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_parse"), READ);
+        SET_LIMITS = linker.downcallHandle(lookup.findOrThrow("simdbridge_parser_set_limits"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG));
         DOCUMENT_PARSE = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_parse"), READ_AT);
         DOCUMENT_FIELD = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_field"),
                 FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
@@ -93,6 +116,16 @@ final class FfmBridge {
     }
 
     private FfmBridge() {}
+
+    /** The read of this kind over a native segment held for the call. */
+    static MethodHandle readSegment(int kind) {
+        return switch (kind) {
+            case JniBridge.KIND_CHECKSUM -> CHECKSUM_SEGMENT;
+            case JniBridge.KIND_CHECKSUM_STREAM -> CHECKSUM_STREAM_SEGMENT;
+            case JniBridge.KIND_VALIDATE -> VALIDATE_SEGMENT;
+            default -> VALIDATE_STREAM_SEGMENT;
+        };
+    }
 
     static MethodHandle read(int kind, boolean critical) {
         return switch (kind) {

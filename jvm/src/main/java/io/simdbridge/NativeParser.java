@@ -40,6 +40,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * experiment ran 15 seconds on each path without one). {@link #tape}, the data binding's read,
  * always copies.
  *
+ * <p>A direct buffer from an {@link Arena} is checked before every call: a closed arena's buffer
+ * is an IllegalStateException, a confined arena's buffer used from another thread a
+ * WrongThreadException. A shared arena's buffer is read through FFM whatever the bridge asked
+ * (JNI cannot hold the arena): the arena stays open for the call, and closing it meanwhile
+ * throws in the thread that tries.
+ *
  * <pre>{@code
  * NativeParser parser = NativeParser.forCurrentThread();
  * long a = parser.checksum(bytes);                                      // FFM, heap, in place
@@ -95,14 +101,28 @@ public final class NativeParser implements AutoCloseable {
     /** Where a field of the kept document is written. */
     private MemorySegment field;
     private Bridge documentBridge;
+    /** The limits the native parser enforces now. */
+    private JsonLimits limits = JsonLimits.DEFAULT;
 
-    /** A parser with the default depth limit (1024). */
+    /** A parser with the default limits ({@link JsonLimits#DEFAULT}). */
     public NativeParser() {
         this(0);
     }
 
-    /** A parser whose arrays and objects may nest {@code maxDepth} deep (0: the default, 1024). */
+    /**
+     * A parser whose arrays and objects may nest {@code maxDepth} deep (0: the default, 1024),
+     * with the other limits' defaults. Its memory follows the documents it reads, not the limit.
+     */
     public NativeParser(int maxDepth) {
+        this(maxDepth, null);
+    }
+
+    /** A parser with these limits. */
+    public NativeParser(JsonLimits limits) {
+        this(Objects.requireNonNull(limits, "limits").maxDepth(), limits);
+    }
+
+    private NativeParser(int maxDepth, JsonLimits limits) {
         if (maxDepth < 0) {
             throw new IllegalArgumentException("maxDepth " + maxDepth + " < 0");
         }
@@ -120,6 +140,39 @@ public final class NativeParser implements AutoCloseable {
         slotAllocator = (byteSize, byteAlignment) -> slot;
         status = arena.allocate(JAVA_LONG, 3);
         field = arena.allocate(256);
+        this.limits = maxDepth == 0 ? JsonLimits.DEFAULT : JsonLimits.DEFAULT.withMaxDepth(maxDepth);
+        if (limits != null) {
+            setLimits(limits);
+        }
+    }
+
+    /** The limits this parser enforces. */
+    public JsonLimits limits() {
+        return limits;
+    }
+
+    /**
+     * Enforces these limits from the next call on (one native call where they differ from the
+     * current ones, none where they are the same).
+     */
+    public void setLimits(JsonLimits newLimits) {
+        checkUsable();
+        Objects.requireNonNull(newLimits, "limits");
+        if (newLimits.equals(limits)) {
+            return;
+        }
+        documentBridge = null; // a change of depth drops a kept document
+        int error;
+        try {
+            error = (int) FfmBridge.SET_LIMITS.invokeExact(parserSegment, newLimits.maxDepth(),
+                    newLimits.maxNumberLength(), newLimits.maxDocumentLength());
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (error != 0) {
+            throw new OutOfMemoryError("simdbridge: no memory for a native parser's depth buffers");
+        }
+        limits = newLimits;
     }
 
     /**
@@ -161,6 +214,9 @@ public final class NativeParser implements AutoCloseable {
             throw new IllegalStateException("release() gives back a parser from NativeParser.acquire(), not this one");
         }
         documentBridge = null; // a kept document is not carried to the next thread
+        if (handle.address != 0 && !limits.equals(JsonLimits.DEFAULT)) {
+            setLimits(JsonLimits.DEFAULT); // nor its limits
+        }
         owner = null;
         if (handle.address != 0 && !POOL.give(this)) { // one closed by its user is not given back
             cleanable.clean();
@@ -236,11 +292,15 @@ public final class NativeParser implements AutoCloseable {
         checkUsable();
         Objects.requireNonNull(columns, "columns");
         int position = checkDirect(batch, bridge);
+        MemorySegment data = DirectMemory.live(batch);
+        columns.checkLive();
         documentBridge = null;
         int length = batch.remaining();
         int capacity = batch.capacity() - position;
         int error;
-        if (bridge == Bridge.JNI_DIRECT) {
+        if (!DirectMemory.safeByAddress(data)) {
+            error = invokeExtract(data, length, capacity, columns); // the arena held for the call
+        } else if (bridge == Bridge.JNI_DIRECT) {
             error = JniBridge.extractDirect0(handle.address, batch, position, length, capacity,
                     columns.descriptors().address(), columns.columnCount(), columns.maxRows(),
                     status.address(), valueAddress);
@@ -248,6 +308,7 @@ public final class NativeParser implements AutoCloseable {
             error = invokeExtract(addressOf(batch), length, capacity, columns);
             Reference.reachabilityFence(batch);
         }
+        Reference.reachabilityFence(columns); // its buffers were written through raw addresses
         long value = slot.get(JAVA_LONG, FfmBridge.RESULT_VALUE);
         if (error != 0) {
             columns.setRows(0);
@@ -262,6 +323,17 @@ public final class NativeParser implements AutoCloseable {
     private int invokeExtract(long data, int length, int capacity, ColumnBatch columns) {
         try {
             MemorySegment r = (MemorySegment) FfmBridge.EXTRACT.invokeExact(slotAllocator, parserSegment, data,
+                    (long) length, (long) capacity, columns.descriptors(), (long) columns.columnCount(),
+                    (long) columns.maxRows(), status);
+            return r.get(JAVA_INT, FfmBridge.RESULT_ERROR);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private int invokeExtract(MemorySegment data, int length, int capacity, ColumnBatch columns) {
+        try {
+            MemorySegment r = (MemorySegment) FfmBridge.EXTRACT_SEGMENT.invokeExact(slotAllocator, parserSegment, data,
                     (long) length, (long) capacity, columns.descriptors(), (long) columns.columnCount(),
                     (long) columns.maxRows(), status);
             return r.get(JAVA_INT, FfmBridge.RESULT_ERROR);
@@ -287,11 +359,14 @@ public final class NativeParser implements AutoCloseable {
     public void parseDocument(ByteBuffer json, Bridge bridge) {
         checkUsable();
         int position = checkDirect(json, bridge);
+        MemorySegment data = DirectMemory.live(json);
         int length = json.remaining();
         int capacity = json.capacity() - position;
         documentBridge = null;
         int error;
-        if (bridge == Bridge.JNI_DIRECT) {
+        if (!DirectMemory.safeByAddress(data)) {
+            error = invokeRead(FfmBridge.DOCUMENT_PARSE_SEGMENT, data, length, capacity);
+        } else if (bridge == Bridge.JNI_DIRECT) {
             error = JniBridge.documentParseDirect0(handle.address, json, position, length, capacity, valueAddress);
         } else {
             error = invokeReadAt(FfmBridge.DOCUMENT_PARSE, addressOf(json), length, capacity);
@@ -397,10 +472,15 @@ public final class NativeParser implements AutoCloseable {
         if (!json.isDirect()) {
             throw new IllegalArgumentException("tape(ByteBuffer) reads a direct buffer; pass a heap array to tape(byte[], ...)");
         }
+        MemorySegment data = DirectMemory.live(json);
         try {
-            int error = (int) FfmBridge.TAPE_AT.invokeExact(parserSegment, addressOf(json), (long) json.remaining(),
-                    (long) json.remaining(), MemorySegment.ofArray(words), tapeCapacity(words.length), // copied
-                    MemorySegment.ofArray(strings), tapeCapacity(strings.length), status);
+            int error = DirectMemory.safeByAddress(data)
+                    ? (int) FfmBridge.TAPE_AT.invokeExact(parserSegment, addressOf(json), (long) json.remaining(),
+                            (long) json.remaining(), MemorySegment.ofArray(words), tapeCapacity(words.length), // copied
+                            MemorySegment.ofArray(strings), tapeCapacity(strings.length), status)
+                    : (int) FfmBridge.TAPE.invokeExact(parserSegment, data, (long) json.remaining(), // held for the call
+                            (long) json.remaining(), MemorySegment.ofArray(words), tapeCapacity(words.length),
+                            MemorySegment.ofArray(strings), tapeCapacity(strings.length), status);
             Reference.reachabilityFence(json);
             return tapeResult(error);
         } catch (Throwable t) {
@@ -528,11 +608,16 @@ public final class NativeParser implements AutoCloseable {
             return read(kind, json.array(), json.arrayOffset() + json.position(), json.remaining(), bridge);
         }
         int position = checkDirect(json, bridge);
+        MemorySegment data = DirectMemory.live(json);
         documentBridge = null;
         int length = json.remaining();
         int capacity = json.capacity() - position;
         int error;
-        if (bridge == Bridge.JNI_DIRECT) {
+        if (!DirectMemory.safeByAddress(data)) {
+            // A shared arena's buffer: through FFM whatever the bridge, the only crossing that
+            // holds the arena open for the call (JNI cannot).
+            error = invokeRead(FfmBridge.readSegment(kind), data, length, capacity);
+        } else if (bridge == Bridge.JNI_DIRECT) {
             error = JniBridge.readDirect0(handle.address, kind, json, position, length, capacity, valueAddress);
         } else {
             error = invokeReadAt(FfmBridge.read(kind, false), addressOf(json), length, capacity);

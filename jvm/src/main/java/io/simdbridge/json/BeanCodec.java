@@ -217,13 +217,11 @@ final class BeanCodec<T> extends Codec<T> {
 
     @Override
     void write(JsonWriter out, T bean) {
-        if (++out.depth > 1000) {
-            throw new IllegalStateException("simdbridge: objects nest more than 1000 deep (a cycle?) writing " + type.getName());
-        }
+        out.enter(bean);
         out.writeByte((byte) '{');
         access.writeProperties(bean, out, writeCodecs, firstKey, nextKey);
         out.writeByte((byte) '}');
-        out.depth--;
+        out.leave();
     }
 
     static byte[] utf8(String s) {

@@ -61,6 +61,7 @@ final class ContainerCodecs {
 
         @Override
         void write(JsonWriter out, C value) {
+            out.enter(value);
             out.writeByte((byte) '[');
             Codec<E> e = element;
             if (value instanceof List<E> list && value instanceof java.util.RandomAccess) {
@@ -80,6 +81,7 @@ final class ContainerCodecs {
                 }
             }
             out.writeByte((byte) ']');
+            out.leave();
         }
     }
 
@@ -125,6 +127,7 @@ final class ContainerCodecs {
 
         @Override
         void write(JsonWriter out, M map) {
+            out.enter(map);
             out.writeByte((byte) '{');
             boolean first = true;
             Codec<V> v = value;
@@ -142,6 +145,7 @@ final class ContainerCodecs {
                 writeElement(out, v, val);
             }
             out.writeByte((byte) '}');
+            out.leave();
         }
     }
 
@@ -171,6 +175,7 @@ final class ContainerCodecs {
 
         @Override
         void write(JsonWriter out, E[] a) {
+            out.enter(a);
             out.writeByte((byte) '[');
             for (int i = 0; i < a.length; i++) {
                 if (i > 0) {
@@ -179,6 +184,7 @@ final class ContainerCodecs {
                 writeElement(out, element, a[i]);
             }
             out.writeByte((byte) ']');
+            out.leave();
         }
     }
 

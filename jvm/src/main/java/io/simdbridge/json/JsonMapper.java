@@ -2,6 +2,7 @@
 package io.simdbridge.json;
 
 import io.simdbridge.JsonException;
+import io.simdbridge.JsonLimits;
 import io.simdbridge.NativeParser;
 import io.simdbridge.SharedPool;
 import java.io.IOException;
@@ -47,12 +48,14 @@ public final class JsonMapper {
     private final boolean failOnDuplicate;
     private final boolean failOnNullPrimitive;
     private final boolean omitNulls;
+    private final JsonLimits limits;
 
     private JsonMapper(Builder b) {
         failOnUnknown = b.unknown == Policy.FAIL;
         failOnDuplicate = b.duplicates == Policy.FAIL;
         failOnNullPrimitive = b.nullPrimitives == Policy.FAIL;
         omitNulls = b.omitNulls;
+        limits = b.limits;
     }
 
     public static Builder builder() {
@@ -65,8 +68,37 @@ public final class JsonMapper {
         private Policy duplicates = Policy.ACCEPT;
         private Policy nullPrimitives = Policy.ACCEPT;
         private boolean omitNulls;
+        private JsonLimits limits = JsonLimits.DEFAULT;
 
         private Builder() {}
+
+        /**
+         * What a read accepts ({@link JsonLimits}: depth, number and document length), each limit
+         * passed a {@link JsonBindException} with its offset; maxDepth also bounds the nesting
+         * of what is written (a cycle is an exception, not a StackOverflowError).
+         */
+        public Builder limits(JsonLimits l) {
+            limits = Objects.requireNonNull(l);
+            return this;
+        }
+
+        /** Arrays and objects nest at most this deep, read or written (default 1024). */
+        public Builder maxDepth(int depth) {
+            limits = limits.withMaxDepth(depth);
+            return this;
+        }
+
+        /** Characters of a number read as BigInteger or BigDecimal past 64 bits (default 1000; 0: none). */
+        public Builder maxNumberLength(int characters) {
+            limits = limits.withMaxNumberLength(characters);
+            return this;
+        }
+
+        /** Bytes of a document read (default: no limit, 0). */
+        public Builder maxDocumentLength(long bytes) {
+            limits = limits.withMaxDocumentLength(bytes);
+            return this;
+        }
 
         /** A property the class does not have: skipped (ACCEPT) or an error (FAIL). */
         public Builder unknownProperties(Policy p) {
@@ -206,6 +238,10 @@ public final class JsonMapper {
     /** One native call (two where the tape's arrays must first grow). */
     private void parse(Contexts c, Tape t, byte[] json, int offset, int length, ByteBuffer buffer) {
         NativeParser parser = c.parser(length);
+        JsonLimits before = parser.limits();
+        if (before != limits) {
+            parser.setLimits(limits); // nothing crosses where they are equal
+        }
         try {
             for (int attempt = 0; ; attempt++) {
                 boolean fits = buffer == null ? parser.tape(json, offset, length, t.words, t.strings)
@@ -221,6 +257,10 @@ public final class JsonMapper {
         } catch (JsonException e) {
             String reason = e.code().message();
             throw new JsonBindException(Paths.ofOffset(t::inputByte, e.offset()), e.offset(), reason, e);
+        } finally {
+            if (before != limits) {
+                parser.setLimits(before); // the thread's parser serves other mappers and callers
+            }
         }
     }
 
@@ -281,6 +321,7 @@ public final class JsonMapper {
 
     private void writeValue(JsonWriter w, Object value) {
         w.omitNulls = omitNulls;
+        w.maxDepth = limits.maxDepth();
         ContainerCodecs.writeElement(w, NaturalCodec.INSTANCE, value); // null, or by its runtime class
     }
 

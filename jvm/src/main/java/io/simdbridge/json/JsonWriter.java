@@ -68,6 +68,8 @@ final class JsonWriter {
     boolean inUse;
     /** Nesting of the values being written, to refuse cycles instead of overflowing the stack. */
     int depth;
+    /** The deepest nesting a write may reach (the mapper's maxDepth). */
+    int maxDepth = 1024;
 
     JsonWriter(int capacity) {
         buf = new byte[capacity];
@@ -76,6 +78,21 @@ final class JsonWriter {
     void reset() {
         pos = 0;
         depth = 0;
+    }
+
+    /**
+     * Enters an array or object: past maxDepth (a cycle, most often) an exception that says so,
+     * instead of a StackOverflowError.
+     */
+    void enter(Object container) {
+        if (++depth > maxDepth) {
+            throw new IllegalStateException("simdbridge: values nest more than " + maxDepth + " deep writing a "
+                    + container.getClass().getName() + " (a cycle? the limit is the mapper's maxDepth)");
+        }
+    }
+
+    void leave() {
+        depth--;
     }
 
     byte[] toByteArray() {

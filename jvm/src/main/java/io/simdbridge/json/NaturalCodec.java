@@ -81,6 +81,7 @@ final class NaturalCodec extends Codec<Object> {
     /** A map known only by its runtime class: values by theirs, keys as strings (enums by name). */
     @SuppressWarnings("unchecked")
     private void writeMap(JsonWriter out, Map<?, ?> map) {
+        out.enter(map);
         out.writeByte((byte) '{');
         boolean first = true;
         for (Map.Entry<?, ?> e : map.entrySet()) {
@@ -102,9 +103,11 @@ final class NaturalCodec extends Codec<Object> {
             ContainerCodecs.writeElement(out, this, v);
         }
         out.writeByte((byte) '}');
+        out.leave();
     }
 
     private void writeCollection(JsonWriter out, Collection<?> collection) {
+        out.enter(collection);
         out.writeByte((byte) '[');
         boolean first = true;
         for (Object v : collection) {
@@ -115,5 +118,6 @@ final class NaturalCodec extends Codec<Object> {
             ContainerCodecs.writeElement(out, this, v);
         }
         out.writeByte((byte) ']');
+        out.leave();
     }
 }

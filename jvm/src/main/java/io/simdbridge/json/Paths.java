@@ -14,7 +14,7 @@ final class Paths {
 
     /** The path of the value at word {@code target} of the tape. */
     static String ofWord(Tape t, int target) {
-        StringBuilder path = new StringBuilder("$");
+        List<String> path = new ArrayList<>();
         int w = 0;
         while (w != target) {
             int kind = t.kind(w);
@@ -24,7 +24,7 @@ final class Paths {
                 while (k < end) {
                     int v = k + 2, after = t.next(v);
                     if (target >= k && target < after) {
-                        appendKey(path, t.text(k));
+                        path.add(key(t.text(k)));
                         w = target == k ? target : v; // a key's own error: its member's path
                         found = true;
                         break;
@@ -40,7 +40,7 @@ final class Paths {
                 while (e < end) {
                     int after = t.next(e);
                     if (target >= e && target < after) {
-                        path.append('[').append(index).append(']');
+                        path.add("[" + index + "]");
                         w = e;
                         found = true;
                         break;
@@ -55,19 +55,37 @@ final class Paths {
                 break;
             }
         }
+        return join(path);
+    }
+
+    /** The steps of a path a message shows: the first and last ones of a deep path. */
+    private static final int SHOWN = 8;
+
+    /**
+     * "$" and the steps; past 2 * SHOWN steps, the first and last SHOWN with the count of those
+     * between ("$[0][0]…(984 more)…[0][0]"), so that an error deep in a document stays a line.
+     */
+    static String join(List<String> steps) {
+        StringBuilder path = new StringBuilder("$");
+        if (steps.size() <= 2 * SHOWN) {
+            steps.forEach(path::append);
+        } else {
+            steps.subList(0, SHOWN).forEach(path::append);
+            path.append("\u2026(").append(steps.size() - 2 * SHOWN).append(" more)\u2026");
+            steps.subList(steps.size() - SHOWN, steps.size()).forEach(path::append);
+        }
         return path.toString();
     }
 
-    static void appendKey(StringBuilder path, String key) {
+    static String key(String key) {
         boolean identifier = !key.isEmpty() && Character.isJavaIdentifierStart(key.charAt(0));
         for (int i = 1; identifier && i < key.length(); i++) {
             identifier = Character.isJavaIdentifierPart(key.charAt(i));
         }
         if (identifier) {
-            path.append('.').append(key);
-        } else {
-            path.append("['").append(key.replace("\\", "\\\\").replace("'", "\\'")).append("']");
+            return "." + key;
         }
+        return "['" + key.replace("\\", "\\\\").replace("'", "\\'") + "']";
     }
 
     /**
@@ -145,17 +163,17 @@ final class Paths {
                 default -> i++;
             }
         }
-        StringBuilder path = new StringBuilder("$");
+        List<String> path = new ArrayList<>();
         for (Level l : stack) {
             if (l.object) {
                 if (l.key != null) {
-                    appendKey(path, l.key);
+                    path.add(key(l.key));
                 }
             } else {
-                path.append('[').append(l.index).append(']');
+                path.add("[" + l.index + "]");
             }
         }
-        return path.toString();
+        return join(path);
     }
 
     /** Bytes of the input by offset; -1 past the end. */

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge.json;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.simdbridge.Bridge;
+import io.simdbridge.ErrorCode;
+import io.simdbridge.JsonException;
+import io.simdbridge.JsonLimits;
+import io.simdbridge.NativeParser;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The limits of JsonLimits, per mapper and per parser: each its own error, never a hang or a crash. */
+class LimitsTest {
+    private static ErrorCode code(JsonBindException e) {
+        return assertInstanceOf(JsonException.class, e.getCause()).code();
+    }
+
+    /** A million digits took 21 s (BigInteger's conversion is quadratic); now refused at once. */
+    @Test
+    void aHugeNumberIsRefusedQuickly() {
+        long start = System.nanoTime();
+        JsonBindException e = assertThrows(JsonBindException.class, () -> Json.read("1".repeat(1_000_000), Object.class));
+        assertTrue(System.nanoTime() - start < 2_000_000_000L, "took " + (System.nanoTime() - start) / 1e9 + " s");
+        assertEquals(ErrorCode.NUMBER_TOO_LONG, code(e));
+        assertEquals(0, e.offset());
+        assertTrue(e.getMessage().contains("max_number_length"), e.getMessage());
+        JsonBindException inList = assertThrows(JsonBindException.class,
+                () -> Json.read("[1, " + "9".repeat(1001) + "]", Object.class));
+        assertEquals(4, inList.offset());
+        assertEquals(new BigInteger("9".repeat(1000)), Json.read("9".repeat(1000), BigInteger.class));
+        assertEquals(new BigInteger("9".repeat(3000)),
+                JsonMapper.builder().maxNumberLength(0).build().read("9".repeat(3000), BigInteger.class));
+        JsonMapper five = JsonMapper.builder().maxNumberLength(5).build();
+        assertEquals(ErrorCode.NUMBER_TOO_LONG,
+                code(assertThrows(JsonBindException.class, () -> five.read("123456789012345678901", Object.class))));
+        assertEquals(1.5, five.read("1.50000000000000000000000", Object.class)); // a double: not limited
+    }
+
+    @Test
+    void depthAndDocumentLengthPerMapper() {
+        JsonMapper shallow = JsonMapper.builder().maxDepth(3).maxDocumentLength(20).build();
+        assertEquals(List.of(List.of(List.of(1L))), shallow.read("[[[1]]]", Object.class));
+        JsonBindException deep = assertThrows(JsonBindException.class, () -> shallow.read("[[[[1]]]]", Object.class));
+        assertEquals(ErrorCode.DEPTH_LIMIT, code(deep));
+        assertEquals(3, deep.offset());
+        JsonBindException longer = assertThrows(JsonBindException.class, () -> shallow.read("[1,2,3,4,5,6,7,8,9,10]", Object.class));
+        assertEquals(ErrorCode.DOCUMENT_TOO_LONG, code(longer));
+        assertEquals(20, longer.offset());
+        // The default mapper on the same thread is unchanged by the other's limits.
+        assertEquals(List.of(List.of(List.of(List.of(1L)))), Json.read("[[[[1]]]]", Object.class));
+        assertSame(JsonLimits.DEFAULT, NativeParser.forCurrentThread().limits());
+    }
+
+    @Test
+    void theMessageOfADeepErrorIsOneShortLine() {
+        String deep = "[".repeat(2000) + "]".repeat(2000);
+        JsonBindException e = assertThrows(JsonBindException.class, () -> Json.read(deep, Object.class));
+        assertEquals(ErrorCode.DEPTH_LIMIT, code(e));
+        assertTrue(e.getMessage().length() < 300, e.getMessage().length() + ": " + e.getMessage());
+        assertTrue(e.getMessage().contains("more)"), e.getMessage());
+    }
+
+    /** A cycle or a very deep value, written: an exception naming the limit, not a StackOverflowError. */
+    @Test
+    void writingACycleOrATooDeepValueIsAClearError() {
+        List<Object> cyclic = new ArrayList<>();
+        cyclic.add(1);
+        cyclic.add(cyclic);
+        Map<String, Object> cyclicMap = new HashMap<>();
+        cyclicMap.put("self", cyclicMap);
+        List<Object> deep = new ArrayList<>();
+        List<Object> inner = deep;
+        for (int i = 0; i < 100_000; i++) {
+            List<Object> next = new ArrayList<>();
+            inner.add(next);
+            inner = next;
+        }
+        Object[] selfArray = new Object[1];
+        selfArray[0] = selfArray;
+        for (Object value : new Object[] {cyclic, cyclicMap, deep, selfArray}) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> Json.write(value));
+            assertTrue(e.getMessage().contains("nest more than 1024"), e.getMessage());
+        }
+        JsonMapper three = JsonMapper.builder().maxDepth(3).build();
+        assertEquals("[[[]]]", new String(three.write(List.of(List.of(List.of()))), StandardCharsets.UTF_8));
+        assertThrows(IllegalStateException.class, () -> three.write(List.of(List.of(List.of(List.of())))));
+        assertEquals("[[[[]]]]", Json.writeString(List.of(List.of(List.of(List.of())))));
+    }
+
+    /** Depth buffers follow the documents read: 2^31 levels allocated 2.2 GB a parser for "[1]". */
+    @Test
+    void aHugeDepthLimitCostsNothingUntilUsed() {
+        List<NativeParser> parsers = new ArrayList<>();
+        byte[] json = "[1]".getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < 50; i++) {
+            NativeParser p = new NativeParser(Integer.MAX_VALUE);
+            p.validate(json, 0, json.length, Bridge.FFM_HEAP);
+            p.checksum(json);
+            parsers.add(p);
+        }
+        byte[] deep = ("[".repeat(100_000) + "]".repeat(100_000)).getBytes(StandardCharsets.UTF_8);
+        parsers.get(0).validate(deep, 0, deep.length, Bridge.JNI_COPY);
+        parsers.forEach(NativeParser::close);
+    }
+
+    @Test
+    void aParsersLimitsChangeAndARelasedParserGoesBackWithTheDefaults() {
+        NativeParser p = NativeParser.acquire();
+        p.setLimits(JsonLimits.DEFAULT.withMaxDocumentLength(3));
+        byte[] json = "[1,2]".getBytes(StandardCharsets.UTF_8);
+        JsonException e = assertThrows(JsonException.class, () -> p.validate(json, 0, json.length, Bridge.FFM_HEAP));
+        assertEquals(ErrorCode.DOCUMENT_TOO_LONG, e.code());
+        assertEquals(3, e.offset());
+        p.release();
+        NativeParser again = NativeParser.acquire();
+        assertEquals(JsonLimits.DEFAULT, again.limits());
+        again.validate(json, 0, json.length, Bridge.FFM_HEAP);
+        again.release();
+        assertThrows(IllegalArgumentException.class, () -> JsonLimits.DEFAULT.withMaxDepth(0));
+        assertThrows(IllegalArgumentException.class, () -> JsonLimits.DEFAULT.withMaxNumberLength(-1));
+    }
+}
