@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The simdbridge command-line tool. Its one place that turns an error into a message and an
 // exit code is `report`.
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -23,41 +25,99 @@ const char usage[] =
     "--ndjson reads each file as a stream: JSON documents separated by white space (NDJSON,\n"
     "JSON Lines); its checksum covers the whole stream. Errors go to standard error as\n"
     "'FILE: error: MESSAGE at byte N'; the tool goes on with the next file and exits with 1.\n"
-    "--max-depth N sets the nesting limit (default 1024).\n";
+    "\n"
+    "Limits (each passed is its own error, at the byte where it was passed):\n"
+    "  --max-depth N            arrays and objects nest at most N deep (default 1024)\n"
+    "  --max-number-length N    characters of a number past 64 bits or the double range\n"
+    "                           (default 1000; 0: no limit)\n"
+    "  --max-document-length N  bytes of a document, or of each document of a stream\n"
+    "                           (default 0: no limit)\n";
 
 /** Prints the error of `file` on standard error. */
 void report(const std::string &file, const simdbridge::error &e) {
   std::fprintf(stderr, "%s: error: %s at byte %" PRIu64 "\n", file.c_str(), e.message(), e.offset);
 }
 
+/**
+ * Standard output flushed and free of errors: a full disk or a closed pipe is an error the
+ * tool reports (on standard error) and exits with 1 for, not a success with lost output.
+ */
+bool stdout_ok() {
+  static bool reported = false;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) { return true; }
+  if (!reported) { std::fprintf(stderr, "simdbridge: error writing standard output: %s\n", std::strerror(errno)); }
+  reported = true;
+  return false;
+}
+
 struct file_options {
   bool stream = false;
-  uint32_t max_depth = SIMDBRIDGE_DEFAULT_MAX_DEPTH;
+  simdbridge::parser_options parser;
   std::vector<std::string> files;
 };
 
-/** Parses [--ndjson] [--max-depth N] FILE...; returns false on a usage error. */
+/**
+ * A limit's value, from "--name N" or "--name=N": false (after saying so) where it is not a
+ * whole number in [lowest, highest].
+ */
+bool limit_value(const std::string &name, const char *text, uint64_t lowest, uint64_t highest, uint64_t &out) {
+  char *end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (*text == '\0' || *text == '-' || *end != '\0' || errno != 0 || v < lowest || v > highest) {
+    std::fprintf(stderr, "simdbridge: %s takes a number from %" PRIu64 " to %" PRIu64 ", not '%s'\n",
+                 name.c_str(), lowest, highest, text);
+    return false;
+  }
+  out = v;
+  return true;
+}
+
+/** Parses [--ndjson] [--max-depth N] [--max-number-length N] [--max-document-length N] FILE...;
+ *  returns false on a usage error. */
 bool parse_file_options(int argc, char **argv, file_options &out) {
   bool only_files = false;
   for (int i = 0; i < argc; i++) {
-    const std::string arg = argv[i];
+    std::string arg = argv[i];
     if (only_files || arg == "-" || arg.empty() || arg[0] != '-') {
       out.files.push_back(arg);
-    } else if (arg == "--") {
+      continue;
+    }
+    if (arg == "--") {
       only_files = true;
-    } else if (arg == "--ndjson") {
+      continue;
+    }
+    if (arg == "--ndjson") {
       out.stream = true;
-    } else if (arg == "--max-depth" && i + 1 < argc) {
-      char *end = nullptr;
-      const unsigned long depth = std::strtoul(argv[++i], &end, 10);
-      if (*end != '\0' || depth == 0 || depth > 100000000UL) {
-        std::fprintf(stderr, "simdbridge: --max-depth takes a number from 1 to 100000000\n");
-        return false;
-      }
-      out.max_depth = uint32_t(depth);
-    } else {
+      continue;
+    }
+    // The limits, "--name N" or "--name=N".
+    const size_t equals = arg.find('=');
+    const std::string name = arg.substr(0, equals);
+    const bool is_limit = name == "--max-depth" || name == "--max-number-length" || name == "--max-document-length";
+    if (!is_limit) {
       std::fprintf(stderr, "simdbridge: unknown option %s\n%s", arg.c_str(), usage);
       return false;
+    }
+    const char *text = nullptr;
+    if (equals != std::string::npos) {
+      text = argv[i] + equals + 1;
+    } else if (i + 1 < argc) {
+      text = argv[++i];
+    } else {
+      std::fprintf(stderr, "simdbridge: %s takes a number\n", name.c_str());
+      return false;
+    }
+    uint64_t v = 0;
+    if (name == "--max-depth") {
+      if (!limit_value(name, text, 1, UINT32_MAX, v)) { return false; }
+      out.parser.max_depth = uint32_t(v);
+    } else if (name == "--max-number-length") {
+      if (!limit_value(name, text, 0, UINT32_MAX, v)) { return false; }
+      out.parser.max_number_length = uint32_t(v);
+    } else {
+      if (!limit_value(name, text, 0, UINT64_MAX, v)) { return false; }
+      out.parser.max_document_length = v;
     }
   }
   if (out.files.empty()) {
@@ -71,7 +131,7 @@ bool parse_file_options(int argc, char **argv, file_options &out) {
 int run_files(int argc, char **argv, bool with_checksum) {
   file_options options;
   if (!parse_file_options(argc, argv, options)) { return 2; }
-  simdbridge::parser parser(simdbridge::parser_options{options.max_depth});
+  simdbridge::parser parser(options.parser);
   simdbridge::cli::file_bytes file;
   int status = 0;
   for (const std::string &name : options.files) {
@@ -100,14 +160,12 @@ int run_files(int argc, char **argv, bool with_checksum) {
       }
       std::printf("%s: OK\n", name.c_str());
     }
-    std::fflush(stdout);
+    if (!stdout_ok()) { return 1; }
   }
   return status;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+int run(int argc, char **argv) {
   if (argc < 2) {
     std::fputs(usage, stderr);
     return 2;
@@ -127,4 +185,12 @@ int main(int argc, char **argv) {
   }
   std::fprintf(stderr, "simdbridge: unknown command %s\n%s", command.c_str(), usage);
   return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const int status = run(argc, argv);
+  if (!stdout_ok()) { return status == 0 ? 1 : status; }
+  return status;
 }

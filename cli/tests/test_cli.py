@@ -94,6 +94,39 @@ class Checksum(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("at byte 2", r.stderr.decode())
 
+    def test_limits_each_by_its_name_in_either_form(self):
+        deep = self.write("deep.json", "[[[1]]]")
+        self.assertEqual(run("checksum", "--max-depth=3", deep).returncode, 0)
+        r = run("validate", "--max-depth=2", deep)
+        self.assertEqual((r.returncode, r.stderr.decode()),
+                         (1, "%s: error: arrays and objects nest deeper than the depth limit at byte 2\n" % deep))
+        big = self.write("big.json", "[" + "9" * 1001 + "]")
+        r = run("validate", big)
+        self.assertEqual(r.stderr.decode(), "%s: error: a number past 64 bits or the double range is longer "
+                         "than the limit (max_number_length) at byte 1\n" % big)
+        self.assertEqual(run("validate", "--max-number-length", "0", big).returncode, 0)
+        self.assertEqual(run("validate", "--max-number-length=1001", big).returncode, 0)
+        stream = self.write("s.ndjson", "[1]\n[1,2,3]\n")
+        r = run("checksum", "--ndjson", "--max-document-length", "5", stream)
+        self.assertEqual(r.stderr.decode(), "%s: error: the input is longer than the limit "
+                         "(max_document_length) at byte 9\n" % stream)
+        self.assertEqual(run("checksum", "--ndjson", "--max-document-length=7", stream).returncode, 0)
+        for bad in (["--max-depth=x"], ["--max-depth", "-1"], ["--max-number-length=1e3"], ["--max-document-length"]):
+            r = run("validate", *bad, deep)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn("takes a number", r.stderr.decode())
+
+    def test_a_write_error_on_standard_output_is_an_error(self):
+        # `checksum f.json > /dev/full` exited 0: its output was lost without a word.
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full")
+        ok = self.write("ok.json", "[1]")
+        for args in (["checksum", ok], ["validate", ok], ["version"], ["help"]):
+            with open("/dev/full", "wb") as full:
+                r = subprocess.run([BINARY, *args], stdout=full, stderr=subprocess.PIPE, timeout=60)
+            self.assertEqual(r.returncode, 1, args)
+            self.assertEqual(r.stderr.decode().count("error writing standard output"), 1, r.stderr)
+
     def test_usage_errors_exit_2(self):
         self.assertEqual(run().returncode, 2)
         self.assertEqual(run("checksum").returncode, 2)

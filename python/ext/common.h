@@ -33,6 +33,10 @@ simdbridge::parser &thread_parser();
 class input_bytes {
 public:
   /** False (no exception set) where the object is not one of those, or a str that has no UTF-8 form. */
+  /**
+   * Takes str (as UTF-8), bytes, bytearray or memoryview. False for another type (no exception
+   * set), or for a str with lone surrogates, which has no UTF-8 form (UnicodeEncodeError set).
+   */
   bool acquire(PyObject *obj);
   ~input_bytes();
   std::string_view view() const { return {data_, size_}; }

@@ -268,6 +268,22 @@ PyObject *call_json_dumps(PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
   return PyObject_Vectorcall(state.json_dumps, args, size_t(nargs), kwnames);
 }
 
+/**
+ * A separator or indent's UTF-8, and whether it is ASCII; false where the str has no UTF-8 form
+ * (a lone surrogate), which json.dumps then writes itself.
+ */
+bool layout_text(PyObject *s, std::string &out, bool &ascii) {
+  Py_ssize_t n;
+  const char *utf8 = PyUnicode_AsUTF8AndSize(s, &n);
+  if (utf8 == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  out.assign(utf8, size_t(n));
+  ascii = ascii && PyUnicode_IS_ASCII(s);
+  return true;
+}
+
 bool is_true(PyObject *v, bool &out) {
   const int t = PyObject_IsTrue(v);
   if (t < 0) { return false; }
@@ -311,14 +327,14 @@ PyObject *dumps(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     }
     if (!ok) { return nullptr; }
   }
+  // The text json writes around values: with ensure_ascii the output is ASCII only where the
+  // separators and indent are too (json writes them as given, escaping only strings).
+  bool ascii_layout = true;
   if (indent != Py_None) {
     o.indented = true;
     o.item_separator = ",";
     if (PyUnicode_Check(indent)) {
-      Py_ssize_t n;
-      const char *s = PyUnicode_AsUTF8AndSize(indent, &n);
-      if (s == nullptr) { return nullptr; }
-      o.indent.assign(s, size_t(n));
+      if (!layout_text(indent, o.indent, ascii_layout)) { return call_json_dumps(args, nargs, kwnames); }
     } else if (PyLong_Check(indent)) {
       const long spaces = PyLong_AsLong(indent); // json: ' ' * indent
       if (spaces == -1 && PyErr_Occurred()) {
@@ -335,13 +351,10 @@ PyObject *dumps(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *k
         !PyUnicode_Check(PyTuple_GET_ITEM(separators, 0)) || !PyUnicode_Check(PyTuple_GET_ITEM(separators, 1))) {
       return call_json_dumps(args, nargs, kwnames);
     }
-    Py_ssize_t n;
-    const char *item = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(separators, 0), &n);
-    if (item == nullptr) { return nullptr; }
-    o.item_separator.assign(item, size_t(n));
-    const char *key = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(separators, 1), &n);
-    if (key == nullptr) { return nullptr; }
-    o.key_separator.assign(key, size_t(n));
+    if (!layout_text(PyTuple_GET_ITEM(separators, 0), o.item_separator, ascii_layout) ||
+        !layout_text(PyTuple_GET_ITEM(separators, 1), o.key_separator, ascii_layout)) {
+      return call_json_dumps(args, nargs, kwnames);
+    }
   }
   encoder e(o);
   try {
@@ -356,7 +369,7 @@ PyObject *dumps(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     return PyErr_NoMemory();
   }
   const output &text = e.text();
-  if (o.ensure_ascii) {
+  if (o.ensure_ascii && ascii_layout) {
     PyObject *s = PyUnicode_New(Py_ssize_t(text.size()), 127);
     if (s != nullptr) { std::memcpy(PyUnicode_1BYTE_DATA(s), text.data(), text.size()); }
     return s;

@@ -59,7 +59,10 @@ PyObject *loads(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *k
   }
   PyObject *obj = args[0];
   input_bytes in;
-  if (!in.acquire(obj)) { return json_loads_fallback(obj, nullptr); }
+  if (!in.acquire(obj)) {
+    PyErr_Clear(); // json.loads reads a str with lone surrogates, and raises json's TypeError
+    return json_loads_fallback(obj, nullptr);
+  }
   thread_state &t = per_thread;
   simdbridge::document nested;
   simdbridge::document &doc = t.building ? nested : t.document;
@@ -77,7 +80,10 @@ PyObject *loads(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 
 PyObject *parse(PyObject *, PyObject *obj) {
   input_bytes in;
-  if (!in.acquire(obj)) { return json_loads_fallback(obj, nullptr); }
+  if (!in.acquire(obj)) {
+    PyErr_Clear();
+    return json_loads_fallback(obj, nullptr);
+  }
   simdbridge::document doc = take_document();
   const simdbridge::error e = parse_into(per_thread.parser, in, doc);
   if (e.code == error_code::unsupported_value || !e.ok()) {
@@ -164,10 +170,7 @@ bool input_bytes::acquire(PyObject *obj) {
   if (PyUnicode_Check(obj)) {
     Py_ssize_t n;
     const char *utf8 = PyUnicode_AsUTF8AndSize(obj, &n);
-    if (utf8 == nullptr) { // lone surrogates: no UTF-8 form
-      PyErr_Clear();
-      return false;
-    }
+    if (utf8 == nullptr) { return false; } // lone surrogates, no UTF-8 form: UnicodeEncodeError set
     data_ = utf8;
     size_ = size_t(n);
     is_str_ = true;

@@ -203,6 +203,13 @@ bool start_whole(stream_iterator *it, simdbridge::stream_format format) {
     PyObject *list = text ? json_loads_fallback(text, nullptr) : nullptr;
     Py_XDECREF(text);
     if (list == nullptr) { return false; }
+    if (!PyList_Check(list)) { // format "array" over a document that is not one
+      Py_DECREF(list);
+      size_t at = 0;
+      while (at < data.size() && (data[at] == ' ' || data[at] == '\t' || data[at] == '\n' || data[at] == '\r')) { at++; }
+      raise_stream_error({error_code::expected_array, at}, 1, it->input);
+      return false;
+    }
     it->fallback = PyObject_GetIter(list);
     Py_DECREF(list);
     return it->fallback != nullptr;
@@ -289,8 +296,10 @@ PyObject *make_iterator(PyObject *args, PyObject *kwargs, bool views) {
     Py_DECREF(list);
   }
   if (!it->bytes->acquire(data)) {
-    PyErr_Format(PyExc_TypeError, "the JSON data must be str, bytes, bytearray or memoryview, not %.100s",
-                 Py_TYPE(data)->tp_name);
+    if (!PyErr_Occurred()) { // (a str with lone surrogates: its UnicodeEncodeError)
+      PyErr_Format(PyExc_TypeError, "the JSON data must be str, bytes, bytearray or memoryview, not %.100s",
+                   Py_TYPE(data)->tp_name);
+    }
     Py_DECREF(self);
     return nullptr;
   }

@@ -4,6 +4,9 @@ still catches them."""
 import json
 
 
+_CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
+
+
 class JSONDecodeError(json.JSONDecodeError):
     """Invalid JSON, with json's message, line, column and position (pos: a character index for
     str input, as in json)."""
@@ -22,8 +25,9 @@ class StreamError(JSONDecodeError):
         head = data[:offset]
         lineno = head.count(b"\n") + 1
         colno = offset - head.rfind(b"\n")
-        # For a str, the characters that start before the offset (UTF-8 lead bytes).
-        pos = sum(1 for b in head if b & 0xC0 != 0x80) if isinstance(doc, str) else offset
+        # For a str, the characters that start before the offset: its UTF-8 bytes less the
+        # continuation bytes (counted in C by bytes.translate, not byte by byte in Python).
+        pos = len(head.translate(None, _CONTINUATION_BYTES)) if isinstance(doc, str) else offset
         errmsg = "document %d: %s (line %d column %d)" % (document, msg, lineno, colno)
         ValueError.__init__(self, errmsg)
         self.msg = "document %d: %s" % (document, msg)
