@@ -8,6 +8,9 @@
 #   make test    build, then every test: C++ and Python (both also under ASan and UBSan), JVM
 #   make bench   build, then the benchmark suites into results/ (FULL=1 for the full run)
 #   make data    fetch the corpus into $(SIMDBRIDGE_DATA) from its public sources
+#   make fuzz    the libFuzzer targets (clang, ASan, UBSan), FUZZ_SECONDS each (default 180),
+#                two at a time -> results/fuzz.json; not part of make test, which replays
+#                their seeds and every past finding
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .DEFAULT_GOAL := build
@@ -27,9 +30,10 @@ PYTHON := $(VENV)/bin/python
 BUILD := build
 SANITIZE_BUILD := build/sanitize
 PY_SANITIZE_BUILD := build/python-sanitize
+FUZZ_BUILD := build/fuzz
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDBRIDGE_BUILD_CLI=ON -DSIMDBRIDGE_BUILD_TESTS=ON
 
-.PHONY: build test bench data deps venv test-core test-sanitize test-jvm test-python test-python-sanitize clean
+.PHONY: build test bench data deps venv test-core test-sanitize test-jvm test-python test-python-sanitize fuzz clean
 
 deps:
 	@tools/install_deps.sh core jvm python
@@ -105,6 +109,15 @@ bench: build venv
 
 data:
 	@python3 tools/fetch_data.py "$(SIMDBRIDGE_DATA)"
+
+fuzz:
+	@tools/install_deps.sh core fuzz
+	@echo "== build: fuzz targets (clang 14, libFuzzer, ASan, UBSan)"
+	@CC=clang-14 CXX=clang++-14 cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DSIMDBRIDGE_FUZZ=ON -DSIMDBRIDGE_SANITIZE=ON \
+		-DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" > /dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@python3 core/fuzz/run_fuzzers.py $(FUZZ_BUILD) "$(SIMDBRIDGE_DATA)" results
 
 clean:
 	rm -rf $(BUILD) $(VENV) jvm/target jvm/jmh/target python/build

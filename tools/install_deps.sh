@@ -6,6 +6,7 @@
 #   tools/install_deps.sh core      C++ core, CLI and tests
 #   tools/install_deps.sh jvm       + Maven (the JDK 25 itself is checked, not installed)
 #   tools/install_deps.sh python    + python3-venv
+#   tools/install_deps.sh fuzz      + clang 14 and its libFuzzer runtime (make fuzz)
 set -euo pipefail
 
 packages=(cmake ninja-build g++ make libsimdjson-dev libgtest-dev python3 unzip)
@@ -14,6 +15,7 @@ for area in "$@"; do
     core) ;;
     jvm) packages+=(maven) ;;
     python) packages+=(python3-venv python3-dev) ;;
+    fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
     *) echo "install_deps.sh: unknown area $area" >&2; exit 2 ;;
   esac
 done

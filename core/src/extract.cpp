@@ -78,7 +78,6 @@ public:
       case column_type::float64: static_cast<double *>(col.values)[row] = 0; break;
       case column_type::boolean: static_cast<uint8_t *>(col.values)[row] = 0; break;
       case column_type::string:
-        if (row == 0) { static_cast<int32_t *>(col.values)[0] = 0; }
         row_string_start_[c] = col.string_size;
         break;
       }
@@ -293,6 +292,8 @@ error parser::extract(input in, column *columns, size_t count, uint64_t max_rows
       return {error_code::invalid_argument, 0};
     }
     columns[c].string_size = 0;
+    // A string column's offsets are rows + 1: the first is there even when no row is.
+    if (columns[c].type == SIMDBRIDGE_COLUMN_STRING) { static_cast<int32_t *>(columns[c].values)[0] = 0; }
   }
   if (!state_) { return {error_code::out_of_memory, 0}; }
   state_->document_kept = false;

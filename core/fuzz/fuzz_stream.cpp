@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+// A stream through checksum_stream and validate_stream at several batch sizes (the input's
+// length chooses one more, so that batch ends fall everywhere), and through the stream reader
+// in each format: every verdict, checksum and document count must be the scalar parser's.
+#include <vector>
+
+#include "fuzz_support.h"
+#include "simdbridge/document.h"
+#include "simdbridge/parser.h"
+#include "simdbridge/stream.h"
+
+using namespace simdbridge;
+using simdbridge::fuzz::outcome;
+
+namespace {
+
+/** Reads the whole stream; the documents read, or the error. */
+outcome read_all(stream_reader &reader, bool into_documents) {
+  uint64_t documents = 0;
+  document doc;
+  for (;;) {
+    const result<bool> r = into_documents ? reader.next(doc) : reader.next();
+    if (!r.ok()) { return outcome::of(r.error()); }
+    if (!r.value()) { return {true, documents, error_code::success, 0}; }
+    documents++;
+    fuzz::expect(reader.count() == documents, "stream_reader: count() is not the documents read");
+    fuzz::expect(reader.begin() <= reader.end(), "stream_reader: a document ends before it begins");
+  }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  parser_options limited;
+  limited.max_depth = 8;
+  limited.max_number_length = 30;
+  limited.max_document_length = 64;
+  for (const parser_options &base : {parser_options{}, limited}) {
+    const outcome slow = fuzz::slow_checksum_stream(data, size, base);
+    const fuzz::padded_bytes in_place(data, size);
+    uint64_t documents = 0;
+    bool counted = false;
+    static parser p; // its options set for each run (a parser per run costs more than the run)
+    for (size_t batch : {size_t(32), size_t(33) + size % 61, size_t(1) << 20}) {
+      parser_options o = base;
+      o.stream_batch_size = batch;
+      fuzz::expect(p.set_options(o).ok(), "set_options");
+      const outcome fast = outcome::of(p.checksum_stream(in_place.in()));
+      if (!(fast == slow)) { fuzz::fail("checksum_stream against the scalar parser", fast, slow); }
+      const result<uint64_t> v = p.validate_stream(input::copy_of(data, size));
+      if (!outcome::of(v).same_verdict(slow)) { fuzz::fail("validate_stream against the scalar parser", outcome::of(v), slow); }
+      if (v.ok()) {
+        fuzz::expect(!counted || v.value() == documents, "validate_stream: the document count depends on the batch");
+        documents = v.value();
+        counted = true;
+      }
+    }
+    // The stream reader in its white-space format reads the same documents, or the same error.
+    stream_reader whitespace(in_place.in(), stream_format::whitespace, base);
+    const outcome read = read_all(whitespace, false);
+    if (!read.same_verdict(slow)) { fuzz::fail("stream_reader (whitespace) against the scalar parser", read, slow); }
+    if (read.ok && counted) { fuzz::expect(read.value == documents, "stream_reader (whitespace): another document count"); }
+    stream_reader kept(input::copy_of(data, size), stream_format::whitespace, base);
+    const outcome read_kept = read_all(kept, true);
+    if (!read_kept.same_verdict(read)) { fuzz::fail("stream_reader into documents against next()", read_kept, read); }
+    // The other formats: no verdict to compare with, but no crash and no read out of bounds.
+    for (stream_format f : {stream_format::lines, stream_format::json_seq, stream_format::comma, stream_format::array}) {
+      stream_reader other(in_place.in(), f, base);
+      read_all(other, false);
+    }
+  }
+  return 0;
+}
