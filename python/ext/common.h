@@ -23,10 +23,14 @@ struct module_state {
   PyObject *json_decode_error = nullptr;   // json.JSONDecodeError
   PyObject *decode_error = nullptr;        // simdbridge.JSONDecodeError, its subclass
   PyObject *stream_error = nullptr;        // simdbridge.StreamError, a JSONDecodeError
+  PyObject *limit_error = nullptr;         // simdbridge.LimitError, a StreamError
+  /** The limits set_limits() chose for every parser of the package, and their version. */
+  simdbridge::parser_options limits;
+  uint64_t limits_version = 0;
 };
 extern module_state state;
 
-/** This thread's parser: one per thread, reused. */
+/** This thread's parser: one per thread, reused, with the package's limits (call under the GIL). */
 simdbridge::parser &thread_parser();
 
 /** Bytes to parse, from bytes, bytearray, memoryview or str; released when it goes. */
@@ -88,8 +92,13 @@ inline int set_str_item(PyObject *dict, PyObject *key, PyObject *value) {
 // errors.cpp: the one place where core errors become Python exceptions.
 /** json.loads(obj, **kwargs), its JSONDecodeError re-raised as simdbridge.JSONDecodeError. */
 PyObject *json_loads_fallback(PyObject *obj, PyObject *kwargs);
-/** A StreamError for document `index` (from 1) at byte `offset` of a stream. */
+/**
+ * A StreamError for document `index` (from 1) at byte `offset` of a stream; a LimitError (a
+ * StreamError that names the limit) where the error is a limit passed.
+ */
 PyObject *raise_stream_error(const simdbridge::error &e, uint64_t index, PyObject *input);
+/** The set_limits() name of the limit `code` reports, or null where it reports none. */
+const char *limit_name(error_code code);
 /** ValueError naming a bad JSON Pointer. */
 PyObject *raise_bad_pointer(std::string_view pointer);
 

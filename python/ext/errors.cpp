@@ -43,13 +43,27 @@ PyObject *json_loads_fallback(PyObject *obj, PyObject *kwargs) {
   return nullptr;
 }
 
+const char *limit_name(error_code code) {
+  switch (code) {
+  case error_code::depth_limit: return "max_depth";
+  case error_code::number_too_long: return "max_number_length";
+  case error_code::document_too_long: return "max_document_length";
+  default: return nullptr;
+  }
+}
+
 PyObject *raise_stream_error(const simdbridge::error &e, uint64_t index, PyObject *input) {
   if (e.code == error_code::out_of_memory) { return PyErr_NoMemory(); }
   const std::string message = std::string(e.message()) + " at byte " + std::to_string(e.offset);
-  PyObject *exc = PyObject_CallFunction(state.stream_error, "sOKK", message.c_str(), input,
-                                        (unsigned long long)e.offset, (unsigned long long)index);
+  const char *limit = limit_name(e.code);
+  PyObject *type = limit != nullptr ? state.limit_error : state.stream_error;
+  PyObject *exc = limit != nullptr
+                      ? PyObject_CallFunction(type, "sOKKs", message.c_str(), input, (unsigned long long)e.offset,
+                                              (unsigned long long)index, limit)
+                      : PyObject_CallFunction(type, "sOKK", message.c_str(), input, (unsigned long long)e.offset,
+                                              (unsigned long long)index);
   if (exc != nullptr) {
-    PyErr_SetObject(state.stream_error, exc);
+    PyErr_SetObject(type, exc);
     Py_DECREF(exc);
   }
   return nullptr;

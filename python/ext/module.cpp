@@ -14,10 +14,20 @@ namespace {
 struct thread_state {
   simdbridge::parser parser;
   simdbridge::document document;
-  bool building = false; // a finalizer may call loads() again while objects are being built
+  bool building = false;        // a finalizer may call loads() again while objects are being built
+  uint64_t limits_version = 0;  // the version of state.limits the parser has
 };
 
 thread_local thread_state per_thread;
+
+/** This thread's state, its parser set to the package's limits (one call where they changed). */
+thread_state &current() {
+  thread_state &t = per_thread;
+  if (t.limits_version != state.limits_version) {
+    if (t.parser.set_options(state.limits).ok()) { t.limits_version = state.limits_version; }
+  }
+  return t;
+}
 
 /** Inputs this size or larger are parsed with the GIL released. */
 constexpr size_t release_gil_from = 4096;
@@ -27,6 +37,26 @@ simdbridge::error parse_into(simdbridge::parser &p, const input_bytes &in, simdb
   simdbridge::error e;
   Py_BEGIN_ALLOW_THREADS e = p.parse(in.as_input(), doc);
   Py_END_ALLOW_THREADS return e;
+}
+
+/**
+ * loads() and parse() follow json wherever json has a rule: numbers (json's int() limit, as
+ * sys.get_int_max_str_digits), and nesting past the default depth (json's RecursionError). The
+ * limits json does not have are the package's own: a max_document_length passed, or a
+ * max_depth set below the default (RecursionError, as json's, naming it). Null where json.loads
+ * decides; Py_None (an exception set) where the limit decided.
+ */
+PyObject *limit_passed_in_loads(const simdbridge::error &e, PyObject *obj) {
+  if (e.code == error_code::document_too_long) {
+    raise_stream_error(e, 1, obj);
+    return Py_None;
+  }
+  if (e.code == error_code::depth_limit && state.limits.max_depth < SIMDBRIDGE_DEFAULT_MAX_DEPTH) {
+    PyErr_Format(PyExc_RecursionError, "maximum JSON nesting depth exceeded (max_depth=%u) at byte %llu",
+                 unsigned(state.limits.max_depth), (unsigned long long)e.offset);
+    return Py_None;
+  }
+  return nullptr;
 }
 
 /** True where every keyword argument is None: json.loads's fast path has no hook to honour. */
@@ -63,10 +93,12 @@ PyObject *loads(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     PyErr_Clear(); // json.loads reads a str with lone surrogates, and raises json's TypeError
     return json_loads_fallback(obj, nullptr);
   }
-  thread_state &t = per_thread;
+  thread_state &t = current();
   simdbridge::document nested;
   simdbridge::document &doc = t.building ? nested : t.document;
-  if (!parse_into(t.parser, in, doc).ok()) {
+  const simdbridge::error e = parse_into(t.parser, in, doc);
+  if (!e.ok()) {
+    if (PyObject *raised = limit_passed_in_loads(e, obj)) { return raised == Py_None ? nullptr : raised; }
     // Invalid, or valid JSON for json that simdjson does not take (NaN, integers past 64 bits,
     // a byte order mark, UTF-16, ...): json.loads decides, word for word.
     return json_loads_fallback(obj, nullptr);
@@ -85,7 +117,10 @@ PyObject *parse(PyObject *, PyObject *obj) {
     return json_loads_fallback(obj, nullptr);
   }
   simdbridge::document doc = take_document();
-  const simdbridge::error e = parse_into(per_thread.parser, in, doc);
+  const simdbridge::error e = parse_into(current().parser, in, doc);
+  if (!e.ok()) {
+    if (PyObject *raised = limit_passed_in_loads(e, obj)) { return raised == Py_None ? nullptr : raised; }
+  }
   if (e.code == error_code::unsupported_value || !e.ok()) {
     // Not on a tape (integers past 64 bits, ...): json.loads's plain objects; invalid: its error.
     return json_loads_fallback(obj, nullptr);
@@ -114,7 +149,7 @@ PyObject *checksum(PyObject *, PyObject *args, PyObject *kwargs) {
     }
     return nullptr;
   }
-  simdbridge::parser &p = per_thread.parser;
+  simdbridge::parser &p = current().parser;
   simdbridge::result<uint64_t> r(uint64_t(0));
   Py_BEGIN_ALLOW_THREADS r = stream ? p.checksum_stream(in.as_input()) : p.checksum(in.as_input());
   Py_END_ALLOW_THREADS
@@ -123,11 +158,30 @@ PyObject *checksum(PyObject *, PyObject *args, PyObject *kwargs) {
 }
 
 PyObject *configure(PyObject *, PyObject *args) {
-  PyObject *decode_error, *stream_error;
-  if (!PyArg_ParseTuple(args, "OO", &decode_error, &stream_error)) { return nullptr; }
+  PyObject *decode_error, *stream_error, *limit_error;
+  if (!PyArg_ParseTuple(args, "OOO", &decode_error, &stream_error, &limit_error)) { return nullptr; }
   Py_XSETREF(state.decode_error, Py_NewRef(decode_error));
   Py_XSETREF(state.stream_error, Py_NewRef(stream_error));
+  Py_XSETREF(state.limit_error, Py_NewRef(limit_error));
   Py_RETURN_NONE;
+}
+
+/** _set_limits(max_depth, max_number_length, max_document_length): checked by the Python layer. */
+PyObject *set_limits(PyObject *, PyObject *args) {
+  unsigned int depth, number;
+  unsigned long long document;
+  if (!PyArg_ParseTuple(args, "IIK", &depth, &number, &document)) { return nullptr; }
+  state.limits.max_depth = depth;
+  state.limits.max_number_length = number;
+  state.limits.max_document_length = document;
+  state.limits_version++;
+  Py_RETURN_NONE;
+}
+
+PyObject *get_limits(PyObject *, PyObject *) {
+  return Py_BuildValue("{sIsIsK}", "max_depth", unsigned(state.limits.max_depth), "max_number_length",
+                       unsigned(state.limits.max_number_length), "max_document_length",
+                       (unsigned long long)state.limits.max_document_length);
 }
 
 PyObject *versions(PyObject *, PyObject *) {
@@ -150,7 +204,9 @@ PyMethodDef methods[] = {
     {"checksum", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(checksum)), METH_VARARGS | METH_KEYWORDS,
      "checksum(data, *, stream=False): the checksum of ../shared/spec/checksum.md, of one document or of a\n"
      "stream of documents separated by white space. Raises StreamError with the byte offset."},
-    {"_configure", configure, METH_VARARGS, "Sets the exception classes (JSONDecodeError, StreamError)."},
+    {"_configure", configure, METH_VARARGS, "Sets the exception classes (JSONDecodeError, StreamError, LimitError)."},
+    {"_set_limits", set_limits, METH_VARARGS, "Sets the package's limits (see simdbridge.set_limits)."},
+    {"_get_limits", get_limits, METH_NOARGS, "The package's limits, as a dict."},
     {"versions", versions, METH_NOARGS, "The simdbridge and simdjson versions, and simdjson's kernel."},
     {nullptr, nullptr, 0, nullptr}};
 
@@ -159,7 +215,7 @@ PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "simdbridge._core", "simdbridge
 
 } // namespace
 
-simdbridge::parser &thread_parser() { return per_thread.parser; }
+simdbridge::parser &thread_parser() { return current().parser; }
 
 bool input_bytes::acquire(PyObject *obj) {
   if (PyBytes_Check(obj)) {
@@ -222,6 +278,7 @@ PyMODINIT_FUNC PyInit__core() {
   // Until _configure sets them, json's own class serves.
   state.decode_error = Py_XNewRef(state.json_decode_error);
   state.stream_error = Py_XNewRef(state.json_decode_error);
+  state.limit_error = Py_XNewRef(state.json_decode_error);
   if (!state.json_loads || !state.json_dumps || !state.json_decode_error || !init_views(module) ||
       !init_streams(module)) {
     Py_DECREF(module);

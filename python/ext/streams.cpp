@@ -311,7 +311,7 @@ PyObject *make_iterator(PyObject *args, PyObject *kwargs, bool views) {
     }
     return self;
   }
-  it->reader = new simdbridge::stream_reader(it->bytes->as_input(), f);
+  it->reader = new simdbridge::stream_reader(it->bytes->as_input(), f, thread_parser().options());
   return self;
 }
 

@@ -23,6 +23,8 @@ Beyond json:
 - load_file(path).
 - checksum(data, stream=False): the project's checksum contract (spec/checksum.md), the value
   every engine of the benchmark must agree on.
+- set_limits(max_depth=, max_number_length=, max_document_length=), get_limits(): what every
+  parse accepts; a limit passed is a LimitError naming it, with its byte offset.
 - dumpb(obj, /, default=None, option=None): what orjson.dumps returns (compact UTF-8 bytes),
   with orjson's option flags (OPT_INDENT_2, OPT_SORT_KEYS, OPT_NON_STR_KEYS, ...; the same
   values, so orjson's constants work too) and orjson's errors (JSONEncodeError, which is
@@ -52,16 +54,16 @@ Known differences from json:
 import os as _os
 from typing import IO as _IO, Any as _Any
 
-from ._errors import JSONDecodeError, StreamError
+from ._errors import JSONDecodeError, LimitError, StreamError
 from . import _core
 from ._core import Array, Object, checksum, dumpb, dumps, loads, loads_many, parse, parse_many
 from collections.abc import Mapping as _Mapping, Sequence as _Sequence
 
-_core._configure(JSONDecodeError, StreamError)
+_core._configure(JSONDecodeError, StreamError, LimitError)
 _Mapping.register(Object)
 _Sequence.register(Array)
 
-__all__ = ["JSONDecodeError", "StreamError", "Object", "Array", "loads", "load", "load_file", "dumps",
+__all__ = ["JSONDecodeError", "StreamError", "LimitError", "set_limits", "get_limits", "Object", "Array", "loads", "load", "load_file", "dumps",
            "dump", "parse", "parse_file", "loads_many", "parse_many", "checksum", "versions", "dumpb",
            "JSONEncodeError", "OPT_APPEND_NEWLINE", "OPT_INDENT_2", "OPT_NAIVE_UTC", "OPT_NON_STR_KEYS",
            "OPT_OMIT_MICROSECONDS", "OPT_PASSTHROUGH_DATACLASS", "OPT_PASSTHROUGH_DATETIME",
@@ -107,6 +109,47 @@ def parse_file(path: str | _os.PathLike) -> _Any:
     """A lazy view of the document in a file."""
     with open(path, "rb") as f:
         return parse(f.read())
+
+
+_UINT32 = 2**32 - 1
+
+
+def set_limits(*, max_depth: int | None = None, max_number_length: int | None = None,
+               max_document_length: int | None = None) -> dict[str, int]:
+    """Sets what every parse of the package accepts, on every thread; returns the previous limits.
+
+    max_depth (default 1024): arrays and objects nest at most this deep. max_number_length
+    (default 1000; 0: none): characters of a number past 64 bits or the double range.
+    max_document_length (default 0: none): bytes of a document, and of each document of a
+    stream. A limit passed is a LimitError (a StreamError, a JSONDecodeError) naming the limit
+    and the byte offset, in checksum(), loads_many() and parse_many(). loads() and parse() keep
+    json's rules where json has one: numbers as json reads them (sys.get_int_max_str_digits),
+    and RecursionError for nesting, raised at max_depth when it is set below the default; a
+    max_document_length passed is a LimitError there too.
+
+        previous = simdbridge.set_limits(max_depth=64, max_document_length=1 << 20)
+        ...
+        simdbridge.set_limits(**previous)
+    """
+    previous = get_limits()
+    chosen = dict(previous)
+    for name, value, lowest, highest in (("max_depth", max_depth, 1, _UINT32),
+                                         ("max_number_length", max_number_length, 0, _UINT32),
+                                         ("max_document_length", max_document_length, 0, 2**64 - 1)):
+        if value is None:
+            continue
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        if not lowest <= value <= highest:
+            raise ValueError(f"{name} must be from {lowest} to {highest}, not {value}")
+        chosen[name] = value
+    _core._set_limits(chosen["max_depth"], chosen["max_number_length"], chosen["max_document_length"])
+    return previous
+
+
+def get_limits() -> dict[str, int]:
+    """The limits set_limits() set: {'max_depth': ..., 'max_number_length': ..., 'max_document_length': ...}."""
+    return _core._get_limits()
 
 
 def versions() -> dict[str, str]:

@@ -38,3 +38,16 @@ class StreamError(JSONDecodeError):
 
     def __reduce__(self):
         return self.__class__, (self._reason, self.doc, self.offset, self.document)
+
+
+class LimitError(StreamError):
+    """A limit of set_limits() passed (a StreamError, so a JSONDecodeError too): `limit` names it
+    ("max_depth", "max_number_length" or "max_document_length"), `offset` is the byte where it
+    was passed."""
+
+    def __init__(self, msg, doc, offset, document, limit):
+        super().__init__(msg, doc, offset, document)
+        self.limit = limit
+
+    def __reduce__(self):
+        return self.__class__, (self._reason, self.doc, self.offset, self.document, self.limit)

@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: Apache-2.0
+"""set_limits(): each limit passed is a LimitError naming it, with its byte offset, in every
+function that parses; loads() keeps json's rules where json has them; the limits hold on every
+thread; bad values are refused."""
+import json
+import pickle
+import threading
+
+import pytest
+
+import simdbridge
+
+
+@pytest.fixture
+def limits():
+    previous = simdbridge.get_limits()
+    yield simdbridge.set_limits
+    simdbridge.set_limits(**previous)
+
+
+def test_defaults():
+    assert simdbridge.get_limits() == {"max_depth": 1024, "max_number_length": 1000, "max_document_length": 0}
+
+
+def every_parse(data):
+    """What each parsing function raises (or returns) for data."""
+    out = {}
+    for name, call in (("checksum", lambda: simdbridge.checksum(data)),
+                       ("checksum_stream", lambda: simdbridge.checksum(data, stream=True)),
+                       ("loads_many", lambda: list(simdbridge.loads_many(data))),
+                       ("parse_many", lambda: list(simdbridge.parse_many(data)))):
+        try:
+            call()
+            out[name] = "ok"
+        except simdbridge.LimitError as e:
+            out[name] = (e.limit, e.offset)
+    return out
+
+
+def test_each_limit_is_its_own_error_with_its_offset(limits):
+    limits(max_depth=3, max_number_length=20, max_document_length=40)
+    for data, expected in (("[[[1]]]", "ok"),
+                           ("[[[[1]]]]", ("max_depth", 3)),
+                           ('{"a": ' + "9" * 21 + "}", ("max_number_length", 6)),
+                           ("[" + "1," * 25 + "1]", ("max_document_length", 40))):
+        assert set(every_parse(data).values()) == {expected}, (data, every_parse(data))
+    with pytest.raises(simdbridge.LimitError) as e:
+        simdbridge.checksum(b"[[[[1]]]]")
+    assert isinstance(e.value, simdbridge.StreamError) and isinstance(e.value, json.JSONDecodeError)
+    assert "depth limit" in str(e.value) and e.value.limit == "max_depth"
+    copy = pickle.loads(pickle.dumps(e.value))
+    assert (copy.limit, copy.offset, str(copy)) == (e.value.limit, e.value.offset, str(e.value))
+
+
+def test_in_a_stream_each_record_is_limited_not_the_whole_input(limits):
+    limits(max_document_length=10)
+    data = b'{"a":1}\n[1,2,3]\n' * 100
+    assert len(list(simdbridge.loads_many(data))) == 200
+    with pytest.raises(simdbridge.LimitError) as e:
+        list(simdbridge.loads_many(data + b'  {"a":123456}\n'))
+    assert (e.value.limit, e.value.offset, e.value.document) == ("max_document_length", len(data) + 12, 201)
+
+
+@pytest.mark.parametrize("read", [simdbridge.loads, lambda d: simdbridge.parse(d)], ids=["loads", "parse"])
+def test_loads_and_parse_follow_json_where_json_has_a_rule(limits, read):
+    def plain(v):
+        return v.as_list() if isinstance(v, simdbridge.Array) else v
+    # Numbers: json's int() limit, not max_number_length.
+    assert read("9" * 2000) == json.loads("9" * 2000)
+    with pytest.raises(ValueError) as e:
+        read("9" * 5000)
+    with pytest.raises(ValueError) as j:
+        json.loads("9" * 5000)
+    assert type(e.value) is type(j.value)
+    # Nesting: json's RecursionError, at max_depth where it is set below the default.
+    limits(max_depth=5)
+    assert plain(read("[[[[[1]]]]]")) == [[[[[1]]]]]
+    with pytest.raises(RecursionError) as r:
+        read("[[[[[[1]]]]]]")
+    assert "max_depth=5" in str(r.value)
+    # The document length, which json does not have: a LimitError.
+    limits(max_depth=1024, max_document_length=8)
+    assert plain(read("[1,2,3]")) == [1, 2, 3]
+    with pytest.raises(simdbridge.LimitError) as d:
+        read("[1,2,3,4]")
+    assert (d.value.limit, d.value.offset) == ("max_document_length", 8)
+
+
+def test_limits_hold_on_every_thread(limits):
+    limits(max_depth=2)
+    seen = []
+
+    def work():
+        for _ in range(50):
+            try:
+                simdbridge.checksum("[[[1]]]")
+                seen.append("ok")
+            except simdbridge.LimitError as e:
+                seen.append(e.limit)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == ["max_depth"] * 200
+    limits(max_depth=1024)
+    assert simdbridge.checksum("[[[1]]]") > 0
+
+
+def test_a_huge_depth_limit_allocates_by_the_document(limits):
+    limits(max_depth=2**32 - 1)
+    assert simdbridge.checksum("[1]") == simdbridge.checksum(b"[1]")
+    deep = "[" * 100_000 + "]" * 100_000
+    assert simdbridge.checksum(deep) > 0
+
+
+@pytest.mark.parametrize("kwargs,error", [
+    ({"max_depth": 0}, ValueError), ({"max_depth": 2**32}, ValueError), ({"max_number_length": -1}, ValueError),
+    ({"max_document_length": 2**64}, ValueError), ({"max_depth": "5"}, TypeError), ({"max_depth": True}, TypeError),
+])
+def test_bad_values_are_refused(kwargs, error, limits):
+    before = simdbridge.get_limits()
+    with pytest.raises(error):
+        limits(**kwargs)
+    assert simdbridge.get_limits() == before
