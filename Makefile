@@ -89,6 +89,10 @@ test-jvm: build
 test-python: build
 	@echo "== test: Python package (pytest)"
 	@$(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+	@echo "== test: Python package under PYTHONMALLOC=debug (the suites that feed it hostile input)"
+	@PYTHONMALLOC=debug $(PYTHON) -m pytest -q -p no:cacheprovider python/tests/test_hostile.py \
+		python/tests/test_limits.py python/tests/test_robustness.py python/tests/test_views.py \
+		python/tests/test_streams.py python/tests/test_dumps.py python/tests/test_dumpb.py
 
 # The same tests over the extension built with ASan and UBSan (the tests that measure the
 # process's memory skip themselves: the sanitizer's quarantine holds what is freed).

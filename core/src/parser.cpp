@@ -161,15 +161,24 @@ size_t document_end(const simdjson::dom::document_stream::iterator &it, const ui
 }
 
 /**
- * Whether the document at [start, end) may be followed by what follows it: a number or a
- * literal at the root must end at white space, a structural or the input's end (the scalar
- * parser's rule), whatever batch it fell in. parse_many checks that within a batch, not where
- * a number ends exactly at a batch's end.
+ * Whether a scalar at the root (a number, a string, a literal) that parse_many yielded at
+ * [start, end) is one, and may be followed by what follows it. parse_many cuts its batches
+ * where a batch's structural characters end, and a scalar at the root has none: it may see
+ * only the part of the token inside the batch and call it valid ("0.000" of
+ * "0.000A0006", the bytes past the cut never read), or accept a number running into the next
+ * batch's string. So each root scalar's whole extent, as document_end() found it, is read again
+ * by the scalar parser, which must find one value there, followed by white space, a structural
+ * or the end (its rule for streams). Containers need none of this: parse_many cuts batches at
+ * their ends, and stage 2 reads each whole.
  */
-bool ends_root_token(const uint8_t *data, size_t start, size_t end, size_t size) noexcept {
+bool root_scalar_holds(parser::state &st, const parser_options &options, const uint8_t *data, size_t start,
+                       size_t end, size_t size) {
   const uint8_t first = data[start];
-  if (first == '{' || first == '[' || first == '"' || end >= size) { return true; }
-  return internal::ends_stream_token(data[end]);
+  if (first == '{' || first == '[') { return true; }
+  if (first != '"' && end < size && !internal::ends_stream_token(data[end])) { return false; }
+  internal::validation_sink sink;
+  internal::scalar_parser<internal::validation_sink> slow(data + start, end - start, options, sink, st.slow_scopes);
+  return slow.parse_document().ok();
 }
 
 /** The first byte in [from, to) that is not white space, or `to`. */
@@ -233,7 +242,7 @@ error read_stream(parser::state &st, const parser_options &options, input in, Si
           }
           const size_t end = document_end(it, data, start, in.size);
           const bool too_long = options.max_document_length != 0 && end - start > options.max_document_length;
-          if (too_long || !ends_root_token(data, start, end, in.size)) { // the scalar parser names it
+          if (too_long || !root_scalar_holds(st, options, data, start, end, in.size)) { // the scalar parser names it
             resume = start;
             break;
           }

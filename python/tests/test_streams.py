@@ -188,3 +188,25 @@ def test_a_bytearray_cannot_be_resized_while_a_stream_reads_it():
     assert rest in ([[2], [3]], [[9], [3]])
     del it
     data.extend(b"[4]\n")
+
+
+def test_one_iterator_advanced_from_several_threads():
+    # Not a pattern to recommend, but never a crash: each document comes out exactly once.
+    import threading
+    data = b"".join(b'{"i":%d}\n' % i for i in range(20000))
+    for make in (simdbridge.loads_many, simdbridge.parse_many):
+        it = make(data)
+        seen = []
+        lock = threading.Lock()
+
+        def drain():
+            for doc in it:
+                with lock:
+                    seen.append(doc["i"])
+
+        threads = [threading.Thread(target=drain) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(seen) == list(range(20000))

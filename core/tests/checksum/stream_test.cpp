@@ -140,8 +140,13 @@ TEST(Stream, ErrorsAfterValidDocumentsPointIntoTheWholeInput) {
 
 /** A random stream of small documents, sometimes touching, sometimes damaged. */
 std::string random_stream(std::mt19937_64 &rng) {
-  static const char *const documents[] = {"1", "12", "-3.5e2", "0", "true", "null", "false", "\"x\"",
-                                          "\"\"", "[1]", "{}", "[]", "{\"a\":[1,2]}", "[[]]", "123456789"};
+  static const char *const documents[] = {
+      "1", "12", "-3.5e2", "0", "true", "null", "false", "\"x\"", "\"\"", "[1]", "{}", "[]", "{\"a\":[1,2]}", "[[]]",
+      "123456789",
+      // Scalars longer than the smallest batches, which parse_many may cut.
+      "0.000000000000000000000000000000000000000000000000000000000000000000000000000001",
+      "\"abcdefghijklmnopqrstuvwxyz abcdefghijklmnopqrstuvwxyz \\n\\u00e9 abcdefghijklmnopqrstuvwxyz\"",
+      "-12345678901234567890123456789012345678901234567890e-5"};
   static const char *const separators[] = {"", "", " ", "\n", "\r\n", "\t", "\n\n"};
   static const char *const junk[] = {"x", "\"", "]", "}", ",", ":", "-", ".", "e", "[", "\xC3"};
   std::string text;
@@ -150,6 +155,8 @@ std::string random_stream(std::mt19937_64 &rng) {
     text += separators[rng() % std::size(separators)];
     text += rng() % 40 == 0 ? junk[rng() % std::size(junk)] : documents[rng() % std::size(documents)];
   }
+  // Sometimes one byte damaged anywhere, inside a long scalar too.
+  if (!text.empty() && rng() % 4 == 0) { text[rng() % text.size()] = junk[rng() % std::size(junk)][0]; }
   return text;
 }
 
@@ -195,6 +202,32 @@ TEST(Stream, ANumberEndingAtABatchEndMustStillNotTouchAString) {
       EXPECT_EQ(describe(o), "invalid_number at byte " + std::to_string(number_end)) << shift << " " << tail;
       parser p;
       EXPECT_FALSE(p.validate_stream(input::copy_of(text)).ok()) << shift << " " << tail;
+    }
+  }
+}
+
+// Found by make fuzz: parse_many, cutting a batch inside a root scalar, called the part it saw
+// valid and never read the rest ("0.000" of "0.000A0006"). Every byte of a long number or
+// string damaged, at every small batch size: the scalar parser's verdict.
+TEST(Stream, ARootScalarCutByABatchIsReadWhole) {
+  const std::string scalars[] = {
+      "0." + std::string(90, '0') + "6",
+      "\"" + std::string(90, 'a') + "\"",
+      "-" + std::string(95, '7'),
+  };
+  for (const std::string &scalar : scalars) {
+    for (size_t at = 1; at + 1 < scalar.size(); at += 3) {
+      for (char damage : {'A', '\x01', '"', ' '}) {
+        for (const char *after : {"", "]", " 1", "\n{}"}) {
+          std::string text = scalar;
+          text[at] = damage;
+          text += after;
+          const outcome expected = slow_checksum_stream(text);
+          for (size_t batch = 32; batch < 110; batch += 7) {
+            ASSERT_EQ(stream_outcome(text, batch), expected) << "batch " << batch << ": " << text;
+          }
+        }
+      }
     }
   }
 }
