@@ -30,6 +30,7 @@ const char usage[] =
     "  --max-depth N            arrays and objects nest at most N deep (default 1024)\n"
     "  --max-number-length N    characters of a number past 64 bits or the double range\n"
     "                           (default 1000; 0: no limit)\n"
+    "  --max-string-length N    bytes of a string or key, unescaped (default 0: no limit)\n"
     "  --max-document-length N  bytes of a document, or of each document of a stream\n"
     "                           (default 0: no limit)\n";
 
@@ -73,7 +74,8 @@ bool limit_value(const std::string &name, const char *text, uint64_t lowest, uin
   return true;
 }
 
-/** Parses [--ndjson] [--max-depth N] [--max-number-length N] [--max-document-length N] FILE...;
+/** Parses [--ndjson] [--max-depth N] [--max-number-length N] [--max-string-length N]
+ *  [--max-document-length N] FILE...;
  *  returns false on a usage error. */
 bool parse_file_options(int argc, char **argv, file_options &out) {
   bool only_files = false;
@@ -94,7 +96,8 @@ bool parse_file_options(int argc, char **argv, file_options &out) {
     // The limits, "--name N" or "--name=N".
     const size_t equals = arg.find('=');
     const std::string name = arg.substr(0, equals);
-    const bool is_limit = name == "--max-depth" || name == "--max-number-length" || name == "--max-document-length";
+    const bool is_limit = name == "--max-depth" || name == "--max-number-length" || name == "--max-string-length" ||
+                          name == "--max-document-length";
     if (!is_limit) {
       std::fprintf(stderr, "simdbridge: unknown option %s\n%s", arg.c_str(), usage);
       return false;
@@ -115,6 +118,9 @@ bool parse_file_options(int argc, char **argv, file_options &out) {
     } else if (name == "--max-number-length") {
       if (!limit_value(name, text, 0, UINT32_MAX, v)) { return false; }
       out.parser.max_number_length = uint32_t(v);
+    } else if (name == "--max-string-length") {
+      if (!limit_value(name, text, 0, UINT64_MAX, v)) { return false; }
+      out.parser.max_string_length = v;
     } else {
       if (!limit_value(name, text, 0, UINT64_MAX, v)) { return false; }
       out.parser.max_document_length = v;

@@ -111,6 +111,11 @@ class Checksum(unittest.TestCase):
         self.assertEqual(r.stderr.decode(), "%s: error: the input is longer than the limit "
                          "(max_document_length) at byte 9\n" % stream)
         self.assertEqual(run("checksum", "--ndjson", "--max-document-length=7", stream).returncode, 0)
+        words = self.write("w.json", '["abc", "abcd"]')
+        r = run("validate", "--max-string-length", "3", words)
+        self.assertEqual(r.stderr.decode(), "%s: error: a string is longer than the limit "
+                         "(max_string_length) at byte 8\n" % words)
+        self.assertEqual(run("validate", "--max-string-length=4", words).returncode, 0)
         for bad in (["--max-depth=x"], ["--max-depth", "-1"], ["--max-number-length=1e3"], ["--max-document-length"]):
             r = run("validate", *bad, deep)
             self.assertEqual(r.returncode, 2, bad)

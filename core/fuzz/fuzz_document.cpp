@@ -19,6 +19,7 @@ parser_options tight_options() {
   o.max_depth = 6;
   o.max_number_length = 24;
   o.max_document_length = 300;
+  o.max_string_length = 16;
   return o;
 }
 

@@ -54,12 +54,13 @@ simdbridge_parser *simdbridge_parser_new(uint32_t max_depth) {
 
 void simdbridge_parser_free(simdbridge_parser *parser) { delete parser; }
 
-int32_t simdbridge_parser_set_limits(simdbridge_parser *parser, uint32_t max_depth,
-                                     uint32_t max_number_length, uint64_t max_document_length) {
+int32_t simdbridge_parser_set_limits(simdbridge_parser *parser, uint32_t max_depth, uint32_t max_number_length,
+                                     uint64_t max_string_length, uint64_t max_document_length) {
   if (parser == nullptr) { return SIMDBRIDGE_INVALID_ARGUMENT; }
   simdbridge::parser_options options = parser->cpp.options();
   options.max_depth = max_depth;
   options.max_number_length = max_number_length;
+  options.max_string_length = max_string_length;
   options.max_document_length = max_document_length;
   return int32_t(parser->cpp.set_options(options).code);
 }

@@ -10,6 +10,7 @@
 #include "document_state.h"
 #include "parser_state.h"
 #include "scalar_parser.h"
+#include "tape_walk.h"
 
 namespace simdbridge {
 
@@ -41,6 +42,10 @@ error parser::parse(input in, document &doc) noexcept {
       data = state_->padded(in);
       if (data == nullptr) { return {error_code::out_of_memory, 0}; }
       dom_error = state_->dom.parse_into_document(doc.state_->dom, data, in.size, false).error();
+      if (dom_error == simdjson::SUCCESS && internal::strings_may_pass(options_, in.size) &&
+          !internal::strings_within(doc.state_->dom, options_.max_string_length)) {
+        dom_error = simdjson::STRING_ERROR; // the scalar parser names the string
+      }
       if (dom_error == simdjson::SUCCESS) {
         doc.state_->parsed = true;
         return {};

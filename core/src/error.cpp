@@ -34,6 +34,7 @@ const char *error_message(error_code code) noexcept {
     return "a number past 64 bits or the double range is longer than the limit (max_number_length)";
   case error_code::document_too_long: return "the input is longer than the limit (max_document_length)";
   case error_code::expected_array: return "expected an array: the stream's format is 'array'";
+  case error_code::string_too_long: return "a string is longer than the limit (max_string_length)";
   }
   return "unknown error";
 }
@@ -67,6 +68,7 @@ const char *error_name(error_code code) noexcept {
   case error_code::number_too_long: return "number_too_long";
   case error_code::document_too_long: return "document_too_long";
   case error_code::expected_array: return "expected_array";
+  case error_code::string_too_long: return "string_too_long";
   }
   return "unknown";
 }

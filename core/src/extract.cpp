@@ -13,6 +13,7 @@
 #include "checksum_sink.h"
 #include "parser_state.h"
 #include "scalar_parser.h"
+#include "tape_walk.h"
 #include "simdbridge/parser.h"
 
 namespace simdbridge {
@@ -318,7 +319,9 @@ error parser::extract(input in, column *columns, size_t count, uint64_t max_rows
       }
       if (status.rows == max_rows) { break; }
       const size_t length = line_end - pos;
-      if (state_->dom.parse(data + pos, length, false).error() != simdjson::SUCCESS) {
+      if (state_->dom.parse(data + pos, length, false).error() != simdjson::SUCCESS ||
+          (internal::strings_may_pass(options_, length) &&
+           !internal::strings_within(state_->dom.doc, options_.max_string_length))) {
         internal::validation_sink sink;
         internal::scalar_parser<internal::validation_sink> slow(data + pos, length, options_, sink,
                                                                 state_->slow_scopes);

@@ -122,6 +122,16 @@ Result guarded(parser::state *state, const parser_options &options, input in, Bo
   }
 }
 
+/** Whether every string and key on a binding tape of `words` words is at most `limit` bytes. */
+bool binding_strings_within(const tape_buffer &out, size_t words, uint64_t limit) noexcept {
+  for (size_t w = 0; w + 1 < words; w += 2) {
+    if (tape_entry(out.words[w] >> 56) == tape_entry::string && (out.words[w + 1] & 0xFFFFFFFFu) > limit) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** A single document's input past max_document_length: refused before anything reads it. */
 error length_error(const parser_options &options, input in) noexcept {
   if (options.max_document_length != 0 && in.size > options.max_document_length) {
@@ -241,7 +251,9 @@ error read_stream(parser::state &st, const parser_options &options, input in, Si
             break;
           }
           const size_t end = document_end(it, data, start, in.size);
-          const bool too_long = options.max_document_length != 0 && end - start > options.max_document_length;
+          const bool too_long = (options.max_document_length != 0 && end - start > options.max_document_length) ||
+                                (internal::strings_may_pass(options, end - start) &&
+                                 !internal::strings_within(st.dom.doc, options.max_string_length));
           if (too_long || !root_scalar_holds(st, options, data, start, end, in.size)) { // the scalar parser names it
             resume = start;
             break;
@@ -278,17 +290,20 @@ result<uint64_t> parser::checksum(input in) noexcept {
     if (in.size > 0) {
       const uint8_t *data = state_->padded(in);
       if (data == nullptr) { return error{error_code::out_of_memory, 0}; }
-      // Fast path: one On Demand pass that visits every value (see on_demand_walk.h).
+      // Fast path: one On Demand pass that visits every value (see on_demand_walk.h); where
+      // the document may hold a string past the limit, the DOM parser, whose tape is checked.
+      const bool check_strings = internal::strings_may_pass(options_, in.size);
       internal::on_demand_walk<checksum_sink> fast(options_.max_depth);
       simdjson::ondemand::document doc;
-      if (state_->on_demand.iterate(data, in.size, in.size + padding).get(doc) ==
+      if (!check_strings && state_->on_demand.iterate(data, in.size, in.size + padding).get(doc) ==
               simdjson::SUCCESS &&
           fast.document(doc)) {
         return fast.sink().h;
       }
       // Deeper than the recursive walk goes: the DOM parser and its iterative tape walk.
-      if (fast.refused_for_depth_only() &&
-          state_->dom.parse(data, in.size, false).error() == simdjson::SUCCESS) {
+      if ((check_strings || fast.refused_for_depth_only()) &&
+          state_->dom.parse(data, in.size, false).error() == simdjson::SUCCESS &&
+          (!check_strings || internal::strings_within(state_->dom.doc, options_.max_string_length))) {
         checksum_sink sink;
         internal::walk_tape(state_->dom.doc, sink, state_->scopes.data());
         return sink.h;
@@ -308,7 +323,11 @@ error parser::validate(input in) noexcept {
       // With nothing to visit, simdjson's DOM parse validates fully on its own.
       const uint8_t *data = state_->padded(in);
       if (data == nullptr) { return error{error_code::out_of_memory, 0}; }
-      if (state_->dom.parse(data, in.size, false).error() == simdjson::SUCCESS) { return {}; }
+      if (state_->dom.parse(data, in.size, false).error() == simdjson::SUCCESS &&
+          (!internal::strings_may_pass(options_, in.size) ||
+           internal::strings_within(state_->dom.doc, options_.max_string_length))) {
+        return {};
+      }
     }
     validation_sink sink;
     return read_document_slowly(*state_, options_, in, sink);
@@ -370,6 +389,10 @@ error parser::to_tape(input in, tape_buffer &out) noexcept {
           internal::structural_walk<typename decltype(sink_type)::type> fast(
               data, index, count, &out, state_->tape_open.data(), state_->scopes.data(), options_.max_depth);
           if (!fast.document()) { return std::nullopt; }
+          if (internal::strings_may_pass(options_, in.size) && fast.fits() &&
+              !binding_strings_within(out, fast.words(), options_.max_string_length)) {
+            return std::nullopt; // the scalar parser names the string
+          }
           return finish(fast);
         };
         const std::optional<error> walked =
@@ -412,7 +435,9 @@ error parser::document_parse(input in) noexcept {
     if (in.size > 0) {
       const uint8_t *data = state_->padded(in);
       if (data == nullptr) { return {error_code::out_of_memory, 0}; }
-      if (state_->dom.parse(data, in.size, false).error() == simdjson::SUCCESS) {
+      if (state_->dom.parse(data, in.size, false).error() == simdjson::SUCCESS &&
+          (!internal::strings_may_pass(options_, in.size) ||
+           internal::strings_within(state_->dom.doc, options_.max_string_length))) {
         state_->document_kept = true;
         return {};
       }

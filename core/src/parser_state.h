@@ -18,6 +18,14 @@ namespace internal {
 inline constexpr size_t minimum_stream_batch = 32;
 
 /**
+ * Whether a document of `size` bytes may hold a string past max_string_length: one of n bytes
+ * unescaped takes at least n + 2 (its quotes), so shorter documents need no check.
+ */
+inline bool strings_may_pass(const parser_options &options, size_t size) noexcept {
+  return options.max_string_length != 0 && size > options.max_string_length + 2;
+}
+
+/**
  * Makes `dom` take documents nesting `depth` deep (simdjson's count), growing its per-level
  * buffers by at least half when it grows, never past `limit`. The buffers hold a slot per level
  * allowed, so they are sized by the documents read (one of n bytes nests at most n deep), not

@@ -70,6 +70,7 @@ public:
                 std::vector<uint8_t> &scope_stack) noexcept
       : scalar_parser(data, size, options.max_depth, sink, scope_stack, options.max_number_length) {
     max_record_length_ = options.max_document_length;
+    max_string_length_ = options.max_string_length;
   }
 
   /** One document that must fill the whole input, white space aside. */
@@ -203,6 +204,7 @@ private:
       uint64_t length = 0;
       const size_t start = p;
       if (error e = parse_string(p, length); !e.ok()) { return e; }
+      if (max_string_length_ != 0 && length > max_string_length_) { return {error_code::string_too_long, start}; }
       if constexpr (tape) {
         sink_.raw_string(d_ + start, p - start, start, false);
       } else {
@@ -238,6 +240,7 @@ private:
       uint64_t length = 0;
       const size_t start = p;
       if (error e = parse_string(p, length); !e.ok()) { return e; }
+      if (max_string_length_ != 0 && length > max_string_length_) { return {error_code::string_too_long, start}; }
       if constexpr (tape) {
         sink_.raw_string(d_ + start, p - start, start, true);
       } else {
@@ -461,6 +464,7 @@ private:
   uint32_t max_depth_;
   uint32_t max_number_length_;
   uint64_t max_record_length_ = 0; // parse_stream: a document's bytes (0: no limit)
+  uint64_t max_string_length_ = 0; // a string's unescaped bytes (0: no limit)
   Sink &sink_;
   std::vector<uint8_t> &scopes_;
 };

@@ -18,6 +18,7 @@
 #include "document_state.h"
 #include "parser_state.h"
 #include "scalar_parser.h"
+#include "tape_walk.h"
 
 namespace simdbridge {
 
@@ -65,6 +66,10 @@ struct stream_reader::state {
     if (!internal::reserve_depth(with, to - from + 1, limit)) { throw std::bad_alloc(); }
     simdjson::dom::document &target = into != nullptr ? into->state_->dom : with.doc;
     dom_error = with.parse_into_document(target, data + from, to - from, false).error();
+    if (dom_error == simdjson::SUCCESS && internal::strings_may_pass(options, to - from) &&
+        !internal::strings_within(target, options.max_string_length)) {
+      dom_error = simdjson::STRING_ERROR; // the scalar parser names the string
+    }
     if (into != nullptr) { into->state_->parsed = dom_error == simdjson::SUCCESS; }
     if (into == nullptr && &with != &dom && dom_error == simdjson::SUCCESS) {
       std::swap(dom.doc, with.doc); // tape() reads dom.doc

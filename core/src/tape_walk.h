@@ -14,6 +14,30 @@
 namespace simdbridge::internal {
 
 /**
+ * Whether every string and key of a parsed document is at most `limit` bytes (unescaped): one
+ * pass over the tape's string entries. The fast paths call it where a document is long enough
+ * to hold a longer string; the scalar parser then names the one that is, at its offset.
+ */
+inline bool strings_within(const simdjson::dom::document &doc, uint64_t limit) noexcept {
+  const uint64_t *tape = doc.tape.get();
+  const uint8_t *strings = doc.string_buf.get();
+  const size_t end = size_t(tape[0] & simdjson::internal::JSON_VALUE_MASK);
+  for (size_t i = 1; i < end; i++) {
+    switch (uint8_t(tape[i] >> 56)) {
+    case '"': {
+      uint32_t length;
+      std::memcpy(&length, strings + (tape[i] & simdjson::internal::JSON_VALUE_MASK), sizeof length);
+      if (length > limit) { return false; }
+      break;
+    }
+    case 'l': case 'u': case 'd': i++; break; // a number's second word
+    default: break;
+    }
+  }
+  return true;
+}
+
+/**
  * Feeds every value of a parsed document to `sink`. `scopes` must hold at least
  * max_depth + 1 bytes; it records, per open container, whether it is an object.
  *

@@ -48,6 +48,7 @@ const char *limit_name(error_code code) {
   case error_code::depth_limit: return "max_depth";
   case error_code::number_too_long: return "max_number_length";
   case error_code::document_too_long: return "max_document_length";
+  case error_code::string_too_long: return "max_string_length";
   default: return nullptr;
   }
 }

@@ -42,12 +42,12 @@ simdbridge::error parse_into(simdbridge::parser &p, const input_bytes &in, simdb
 /**
  * loads() and parse() follow json wherever json has a rule: numbers (json's int() limit, as
  * sys.get_int_max_str_digits), and nesting past the default depth (json's RecursionError). The
- * limits json does not have are the package's own: a max_document_length passed, or a
- * max_depth set below the default (RecursionError, as json's, naming it). Null where json.loads
+ * limits json does not have are the package's own: a max_string_length or max_document_length
+ * passed (LimitError), or a max_depth set below the default (RecursionError, as json's, naming it). Null where json.loads
  * decides; Py_None (an exception set) where the limit decided.
  */
 PyObject *limit_passed_in_loads(const simdbridge::error &e, PyObject *obj) {
-  if (e.code == error_code::document_too_long) {
+  if (e.code == error_code::document_too_long || e.code == error_code::string_too_long) {
     raise_stream_error(e, 1, obj);
     return Py_None;
   }
@@ -166,21 +166,23 @@ PyObject *configure(PyObject *, PyObject *args) {
   Py_RETURN_NONE;
 }
 
-/** _set_limits(max_depth, max_number_length, max_document_length): checked by the Python layer. */
+/** _set_limits(max_depth, max_number_length, max_string_length, max_document_length): checked by the Python layer. */
 PyObject *set_limits(PyObject *, PyObject *args) {
   unsigned int depth, number;
-  unsigned long long document;
-  if (!PyArg_ParseTuple(args, "IIK", &depth, &number, &document)) { return nullptr; }
+  unsigned long long string, document;
+  if (!PyArg_ParseTuple(args, "IIKK", &depth, &number, &string, &document)) { return nullptr; }
   state.limits.max_depth = depth;
   state.limits.max_number_length = number;
+  state.limits.max_string_length = string;
   state.limits.max_document_length = document;
   state.limits_version++;
   Py_RETURN_NONE;
 }
 
 PyObject *get_limits(PyObject *, PyObject *) {
-  return Py_BuildValue("{sIsIsK}", "max_depth", unsigned(state.limits.max_depth), "max_number_length",
-                       unsigned(state.limits.max_number_length), "max_document_length",
+  return Py_BuildValue("{sIsIsKsK}", "max_depth", unsigned(state.limits.max_depth), "max_number_length",
+                       unsigned(state.limits.max_number_length), "max_string_length",
+                       (unsigned long long)state.limits.max_string_length, "max_document_length",
                        (unsigned long long)state.limits.max_document_length);
 }
 

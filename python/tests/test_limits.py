@@ -19,7 +19,8 @@ def limits():
 
 
 def test_defaults():
-    assert simdbridge.get_limits() == {"max_depth": 1024, "max_number_length": 1000, "max_document_length": 0}
+    assert simdbridge.get_limits() == {"max_depth": 1024, "max_number_length": 1000, "max_string_length": 0,
+                                       "max_document_length": 0}
 
 
 def every_parse(data):
@@ -38,10 +39,12 @@ def every_parse(data):
 
 
 def test_each_limit_is_its_own_error_with_its_offset(limits):
-    limits(max_depth=3, max_number_length=20, max_document_length=40)
+    limits(max_depth=3, max_number_length=20, max_string_length=5, max_document_length=40)
     for data, expected in (("[[[1]]]", "ok"),
                            ("[[[[1]]]]", ("max_depth", 3)),
                            ('{"a": ' + "9" * 21 + "}", ("max_number_length", 6)),
+                           ('[1, "abcde", "\\u00e9\\u00e9\\u00e9"]', ("max_string_length", 13)),
+                           ('{"abcdef": 1}', ("max_string_length", 1)),
                            ("[" + "1," * 25 + "1]", ("max_document_length", 40))):
         assert set(every_parse(data).values()) == {expected}, (data, every_parse(data))
     with pytest.raises(simdbridge.LimitError) as e:
@@ -78,8 +81,12 @@ def test_loads_and_parse_follow_json_where_json_has_a_rule(limits, read):
     with pytest.raises(RecursionError) as r:
         read("[[[[[[1]]]]]]")
     assert "max_depth=5" in str(r.value)
-    # The document length, which json does not have: a LimitError.
-    limits(max_depth=1024, max_document_length=8)
+    # The string and document lengths, which json does not have: a LimitError.
+    limits(max_depth=1024, max_string_length=3)
+    with pytest.raises(simdbridge.LimitError) as s:
+        read('["abc", "abcd"]')
+    assert (s.value.limit, s.value.offset) == ("max_string_length", 8)
+    limits(max_string_length=0, max_document_length=8)
     assert plain(read("[1,2,3]")) == [1, 2, 3]
     with pytest.raises(simdbridge.LimitError) as d:
         read("[1,2,3,4]")

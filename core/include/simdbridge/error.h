@@ -73,6 +73,8 @@ enum class error_code : int32_t {
   document_too_long = SIMDBRIDGE_DOCUMENT_TOO_LONG,
   /** A stream read as the elements of one array (format "array") does not hold an array. */
   expected_array = SIMDBRIDGE_EXPECTED_ARRAY,
+  /** A string (or key), unescaped, longer than the parser's max_string_length. */
+  string_too_long = SIMDBRIDGE_STRING_TOO_LONG,
 };
 
 /** A one-line English description of `code`, for error messages. Never null. */

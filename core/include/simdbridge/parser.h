@@ -31,6 +31,12 @@ struct parser_options {
   uint32_t max_number_length = SIMDBRIDGE_DEFAULT_MAX_NUMBER_LENGTH;
   /** Inputs longer than this many bytes are `error_code::document_too_long`. 0: no limit. */
   uint64_t max_document_length = 0;
+  /**
+   * A string or key of more than this many bytes (unescaped UTF-8) is
+   * `error_code::string_too_long`, at its opening quote. 0: no limit. (Jackson: 20,000,000
+   * characters.) Checked only in documents long enough to hold such a string.
+   */
+  uint64_t max_string_length = 0;
 };
 
 /**

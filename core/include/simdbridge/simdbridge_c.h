@@ -71,7 +71,8 @@ typedef enum simdbridge_error {
   SIMDBRIDGE_UNSUPPORTED_VALUE = 23,
   SIMDBRIDGE_NUMBER_TOO_LONG = 24,
   SIMDBRIDGE_DOCUMENT_TOO_LONG = 25,
-  SIMDBRIDGE_EXPECTED_ARRAY = 26
+  SIMDBRIDGE_EXPECTED_ARRAY = 26,
+  SIMDBRIDGE_STRING_TOO_LONG = 27
 } simdbridge_error;
 
 /**
@@ -91,11 +92,12 @@ simdbridge_parser *simdbridge_parser_new(uint32_t max_depth);
 
 /**
  * Sets a parser's limits for the calls that follow (parser::set_options): max_depth (0: the
- * default), max_number_length (0: none) and max_document_length (0: none), in characters and
- * bytes. Returns SIMDBRIDGE_SUCCESS, or SIMDBRIDGE_OUT_OF_MEMORY (the limits are then unchanged).
+ * default), max_number_length, max_string_length and max_document_length (0: none), in
+ * characters and bytes. Returns SIMDBRIDGE_SUCCESS, or SIMDBRIDGE_OUT_OF_MEMORY (the limits are
+ * then unchanged).
  */
-int32_t simdbridge_parser_set_limits(simdbridge_parser *parser, uint32_t max_depth,
-                                     uint32_t max_number_length, uint64_t max_document_length);
+int32_t simdbridge_parser_set_limits(simdbridge_parser *parser, uint32_t max_depth, uint32_t max_number_length,
+                                     uint64_t max_string_length, uint64_t max_document_length);
 
 /** Frees a parser. NULL is allowed. */
 void simdbridge_parser_free(simdbridge_parser *parser);

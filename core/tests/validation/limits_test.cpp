@@ -75,6 +75,53 @@ TEST(Limits, ANumberKeptAsTextIsLimitedByLength) {
   EXPECT_EQ(every_entry_point(none, "[" + std::string(100000, '7') + "]"), "ok");
 }
 
+TEST(Limits, AStringLongerThanTheLimitIsRefusedAtItsQuote) {
+  parser_options o;
+  o.max_string_length = 10;
+  parser p(o);
+  const std::string ten = "\"" + std::string(10, 's') + "\"", eleven = "\"" + std::string(11, 's') + "\"";
+  EXPECT_EQ(every_entry_point(p, "[" + ten + ", {" + ten + ": " + ten + "}]"), "ok");
+  EXPECT_EQ(every_entry_point(p, "[1, " + eleven + "]"), "string_too_long at byte 4");
+  EXPECT_EQ(every_entry_point(p, "{" + eleven + ": 1}"), "string_too_long at byte 1");  // a key
+  EXPECT_EQ(every_entry_point(p, eleven), "string_too_long at byte 0");
+  // Unescaped bytes count: six \u00e9 are 12 bytes (two each); ten \n are 10.
+  EXPECT_EQ(every_entry_point(p, R"(["\n\n\n\n\n\n\n\n\n\n"])"), "ok");
+  EXPECT_EQ(every_entry_point(p, "[\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\"]"), "string_too_long at byte 1");
+  // In a long document every string is checked, on the fast paths too.
+  std::string records = "[";
+  for (int i = 0; i < 2000; i++) { records += "{\"k\":\"abcdefghij\",\"n\":" + std::to_string(i) + "},"; }
+  EXPECT_EQ(every_entry_point(p, records + ten + "]"), "ok");
+  EXPECT_EQ(every_entry_point(p, records + eleven + "]"),
+            "string_too_long at byte " + std::to_string(records.size()));
+  // Streams: each record; extraction.
+  const std::string stream = "{\"a\":\"abc\"}\n{\"a\":" + eleven + "}\n";
+  for (size_t batch : {size_t(32), size_t(1) << 20}) {
+    o.stream_batch_size = batch;
+    parser s(o);
+    EXPECT_EQ(describe(outcome_of(s.checksum_stream(input::copy_of(stream)))), "string_too_long at byte 17") << batch;
+  }
+  stream_reader reader(input::copy_of(stream), stream_format::lines, o);
+  result<bool> r = reader.next();
+  while (r.ok() && r.value()) { r = reader.next(); }
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, error_code::string_too_long);
+  EXPECT_EQ(r.error().offset, 17u);
+  column c{};
+  std::vector<uint8_t> values(64), bytes(64);
+  uint8_t validity[1] = {};
+  c.pointer = "/a";
+  c.pointer_length = 2;
+  c.type = int32_t(column_type::string);
+  c.values = values.data();
+  c.validity = validity;
+  c.string_bytes = bytes.data();
+  c.string_capacity = bytes.size();
+  extract_status status;
+  const error e = p.extract(input::copy_of(stream), &c, 1, 8, status);
+  EXPECT_EQ(e.code, error_code::string_too_long);
+  EXPECT_EQ(e.offset, 17u);
+}
+
 TEST(Limits, ADocumentLongerThanTheLimitIsRefusedAtTheLimit) {
   parser_options o;
   o.max_document_length = 10;
@@ -149,11 +196,11 @@ TEST(Limits, SetOptionsChangesEveryLimitForTheCallsThatFollow) {
   // Through the C API.
   simdbridge_parser *c = simdbridge_parser_new(0);
   const auto *bytes = reinterpret_cast<const uint8_t *>(deep.data());
-  ASSERT_EQ(simdbridge_parser_set_limits(c, 49, 0, 0), SIMDBRIDGE_SUCCESS);
+  ASSERT_EQ(simdbridge_parser_set_limits(c, 49, 0, 0, 0), SIMDBRIDGE_SUCCESS);
   EXPECT_EQ(simdbridge_validate(c, bytes, deep.size(), deep.size()).error, SIMDBRIDGE_DEPTH_LIMIT);
-  ASSERT_EQ(simdbridge_parser_set_limits(c, 0, 0, 0), SIMDBRIDGE_SUCCESS);
+  ASSERT_EQ(simdbridge_parser_set_limits(c, 0, 0, 0, 0), SIMDBRIDGE_SUCCESS);
   EXPECT_EQ(simdbridge_validate(c, bytes, deep.size(), deep.size()).error, SIMDBRIDGE_SUCCESS);
-  EXPECT_EQ(simdbridge_parser_set_limits(nullptr, 0, 0, 0), SIMDBRIDGE_INVALID_ARGUMENT);
+  EXPECT_EQ(simdbridge_parser_set_limits(nullptr, 0, 0, 0, 0), SIMDBRIDGE_INVALID_ARGUMENT);
   simdbridge_parser_free(c);
 }
 

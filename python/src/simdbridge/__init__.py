@@ -115,17 +115,18 @@ _UINT32 = 2**32 - 1
 
 
 def set_limits(*, max_depth: int | None = None, max_number_length: int | None = None,
-               max_document_length: int | None = None) -> dict[str, int]:
+               max_string_length: int | None = None, max_document_length: int | None = None) -> dict[str, int]:
     """Sets what every parse of the package accepts, on every thread; returns the previous limits.
 
     max_depth (default 1024): arrays and objects nest at most this deep. max_number_length
     (default 1000; 0: none): characters of a number past 64 bits or the double range.
+    max_string_length (default 0: none): bytes of a string or key, unescaped UTF-8.
     max_document_length (default 0: none): bytes of a document, and of each document of a
     stream. A limit passed is a LimitError (a StreamError, a JSONDecodeError) naming the limit
     and the byte offset, in checksum(), loads_many() and parse_many(). loads() and parse() keep
     json's rules where json has one: numbers as json reads them (sys.get_int_max_str_digits),
     and RecursionError for nesting, raised at max_depth when it is set below the default; a
-    max_document_length passed is a LimitError there too.
+    max_string_length or max_document_length passed is a LimitError there too.
 
         previous = simdbridge.set_limits(max_depth=64, max_document_length=1 << 20)
         ...
@@ -135,6 +136,7 @@ def set_limits(*, max_depth: int | None = None, max_number_length: int | None = 
     chosen = dict(previous)
     for name, value, lowest, highest in (("max_depth", max_depth, 1, _UINT32),
                                          ("max_number_length", max_number_length, 0, _UINT32),
+                                         ("max_string_length", max_string_length, 0, 2**64 - 1),
                                          ("max_document_length", max_document_length, 0, 2**64 - 1)):
         if value is None:
             continue
@@ -143,12 +145,14 @@ def set_limits(*, max_depth: int | None = None, max_number_length: int | None = 
         if not lowest <= value <= highest:
             raise ValueError(f"{name} must be from {lowest} to {highest}, not {value}")
         chosen[name] = value
-    _core._set_limits(chosen["max_depth"], chosen["max_number_length"], chosen["max_document_length"])
+    _core._set_limits(chosen["max_depth"], chosen["max_number_length"], chosen["max_string_length"],
+                      chosen["max_document_length"])
     return previous
 
 
 def get_limits() -> dict[str, int]:
-    """The limits set_limits() set: {'max_depth': ..., 'max_number_length': ..., 'max_document_length': ...}."""
+    """The limits set_limits() set: {'max_depth': ..., 'max_number_length': ..., 'max_string_length': ...,
+    'max_document_length': ...}."""
     return _core._get_limits()
 
 

@@ -42,7 +42,7 @@ class StreamError(JSONDecodeError):
 
 class LimitError(StreamError):
     """A limit of set_limits() passed (a StreamError, so a JSONDecodeError too): `limit` names it
-    ("max_depth", "max_number_length" or "max_document_length"), `offset` is the byte where it
+    ("max_depth", "max_number_length", "max_string_length" or "max_document_length"), `offset` is the byte where it
     was passed."""
 
     def __init__(self, msg, doc, offset, document, limit):

@@ -32,7 +32,8 @@ public enum ErrorCode {
     UNSUPPORTED_VALUE,
     NUMBER_TOO_LONG,
     DOCUMENT_TOO_LONG,
-    EXPECTED_ARRAY;
+    EXPECTED_ARRAY,
+    STRING_TOO_LONG;
 
     private static final ErrorCode[] VALUES = values();
 

@@ -57,7 +57,7 @@ final class FfmBridge {
     static final MethodHandle EXTRACT_SEGMENT;
     /** The same over a native segment, held for the call. */
     static final MethodHandle DOCUMENT_PARSE_SEGMENT;
-    /** (parser, max_depth, max_number_length, max_document_length) -> error code. */
+    /** (parser, max_depth, max_number_length, max_string_length, max_document_length) -> error code. */
     static final MethodHandle SET_LIMITS;
     /** (parser, data address, length, capacity) -> simdbridge_result. */
     static final MethodHandle DOCUMENT_PARSE;
@@ -100,7 +100,7 @@ final class FfmBridge {
                 FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS));
         DOCUMENT_PARSE_SEGMENT = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_parse"), READ);
         SET_LIMITS = linker.downcallHandle(lookup.findOrThrow("simdbridge_parser_set_limits"),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG));
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG));
         DOCUMENT_PARSE = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_parse"), READ_AT);
         DOCUMENT_FIELD = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_field"),
                 FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));

@@ -165,7 +165,7 @@ public final class NativeParser implements AutoCloseable {
         int error;
         try {
             error = (int) FfmBridge.SET_LIMITS.invokeExact(parserSegment, newLimits.maxDepth(),
-                    newLimits.maxNumberLength(), newLimits.maxDocumentLength());
+                    newLimits.maxNumberLength(), newLimits.maxStringLength(), newLimits.maxDocumentLength());
         } catch (Throwable t) {
             throw rethrow(t);
         }

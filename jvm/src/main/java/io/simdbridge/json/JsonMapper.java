@@ -73,7 +73,7 @@ public final class JsonMapper {
         private Builder() {}
 
         /**
-         * What a read accepts ({@link JsonLimits}: depth, number and document length), each limit
+         * What a read accepts ({@link JsonLimits}: depth, number, string and document length), each limit
          * passed a {@link JsonBindException} with its offset; maxDepth also bounds the nesting
          * of what is written (a cycle is an exception, not a StackOverflowError).
          */
@@ -91,6 +91,12 @@ public final class JsonMapper {
         /** Characters of a number read as BigInteger or BigDecimal past 64 bits (default 1000; 0: none). */
         public Builder maxNumberLength(int characters) {
             limits = limits.withMaxNumberLength(characters);
+            return this;
+        }
+
+        /** Bytes of a string or key read, unescaped (default: no limit, 0). */
+        public Builder maxStringLength(long bytes) {
+            limits = limits.withMaxStringLength(bytes);
             return this;
         }
 

@@ -63,6 +63,31 @@ class LimitsTest {
     }
 
     @Test
+    void aStringLongerThanTheLimitPerMapper() {
+        JsonMapper ten = JsonMapper.builder().maxStringLength(10).build();
+        assertEquals(Map.of("abcdefghij", "0123456789"), ten.read("{\"abcdefghij\":\"0123456789\"}", Object.class));
+        JsonBindException value = assertThrows(JsonBindException.class, () -> ten.read("[\"abcdefghijk\"]", Object.class));
+        assertEquals(ErrorCode.STRING_TOO_LONG, code(value));
+        assertEquals(1, value.offset());
+        JsonBindException key = assertThrows(JsonBindException.class, () -> ten.read("{\"abcdefghijk\":1}", Object.class));
+        assertEquals(ErrorCode.STRING_TOO_LONG, code(key));
+        StringBuilder many = new StringBuilder("[");
+        for (int i = 0; i < 1000; i++) {
+            many.append("\"0123456789\",");
+        }
+        int at = many.length();
+        many.append("\"0123456789X\"]");
+        assertEquals(at, assertThrows(JsonBindException.class, () -> ten.read(many.toString(), Object.class)).offset());
+        assertEquals(List.of("abcdefghijk"), Json.read("[\"abcdefghijk\"]", Object.class));
+        NativeParser p = new NativeParser(JsonLimits.DEFAULT.withMaxStringLength(3));
+        byte[] json = "[\"abcd\"]".getBytes(StandardCharsets.UTF_8);
+        JsonException e = assertThrows(JsonException.class, () -> p.validate(json, 0, json.length, Bridge.JNI_COPY));
+        assertEquals(ErrorCode.STRING_TOO_LONG, e.code());
+        assertEquals(1, e.offset());
+        p.close();
+    }
+
+    @Test
     void theMessageOfADeepErrorIsOneShortLine() {
         String deep = "[".repeat(2000) + "]".repeat(2000);
         JsonBindException e = assertThrows(JsonBindException.class, () -> Json.read(deep, Object.class));
