@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.simdbridge;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 
@@ -15,6 +16,14 @@ import java.nio.ByteBuffer;
 final class DirectMemory {
     /** A thread never started: a segment it may access is not confined to one thread. */
     private static final Thread NOBODY = new Thread(() -> {});
+    /**
+     * The classes of the scopes that only the garbage collector ends: a direct buffer's own, the
+     * global arena's, an automatic arena's (java.lang.foreign has no public test for whether a
+     * scope can be closed; these are taken from instances, not named).
+     */
+    private static final Class<?> BUFFER_SCOPE = MemorySegment.ofBuffer(ByteBuffer.allocateDirect(1)).scope().getClass();
+    private static final Class<?> GLOBAL_SCOPE = Arena.global().allocate(1).scope().getClass();
+    private static final Class<?> AUTOMATIC_SCOPE = Arena.ofAuto().allocate(1).scope().getClass();
 
     private DirectMemory() {}
 
@@ -47,10 +56,7 @@ final class DirectMemory {
         if (!live.isAccessibleBy(NOBODY)) {
             return true; // confined, and live() checked that this thread owns it
         }
-        // The JDK's own session classes: java.lang.foreign has no public test for "closeable".
-        String session = live.scope().getClass().getName();
-        return session.equals("jdk.internal.foreign.GlobalSession")
-                || session.equals("jdk.internal.foreign.GlobalSession$HeapSession")
-                || session.equals("jdk.internal.foreign.ImplicitSession");
+        Class<?> scope = live.scope().getClass();
+        return scope == BUFFER_SCOPE || scope == GLOBAL_SCOPE || scope == AUTOMATIC_SCOPE;
     }
 }
