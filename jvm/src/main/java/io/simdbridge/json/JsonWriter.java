@@ -86,9 +86,13 @@ final class JsonWriter {
      */
     void enter(Object container) {
         if (++depth > maxDepth) {
-            throw new IllegalStateException("simdbridge: values nest more than " + maxDepth + " deep writing a "
-                    + container.getClass().getName() + " (a cycle? the limit is the mapper's maxDepth)");
+            throw tooDeep(container); // the message built out of line: enter() stays small enough to inline
         }
+    }
+
+    private IllegalStateException tooDeep(Object container) {
+        return new IllegalStateException("simdbridge: values nest more than " + maxDepth + " deep writing a "
+                + container.getClass().getName() + " (a cycle? the limit is the mapper's maxDepth)");
     }
 
     void leave() {
