@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "file_input.h"
+#include "simdbridge/arrow.h"
 #include "simdbridge/parser.h"
 
 namespace {
@@ -18,6 +19,7 @@ namespace {
 const char usage[] =
     "usage: simdbridge checksum [--ndjson] FILE...   the checksum of each file (- is stdin)\n"
     "       simdbridge validate [--ndjson] FILE...   validate each file\n"
+    "       simdbridge arrow-schema FILE...          the Arrow schema inferred from NDJSON\n"
     "       simdbridge bench [--json] [--rounds N] [--sample-ms MS] [FILE...]\n"
     "                                                MB/s of the checksum engine beside simdjson\n"
     "       simdbridge version\n"
@@ -171,6 +173,39 @@ int run_files(int argc, char **argv, bool with_checksum) {
   return status;
 }
 
+/** arrow-schema: the schema loads_arrow would infer, one field a line ("name: type"). */
+int run_arrow_schema(int argc, char **argv) {
+  file_options options;
+  if (!parse_file_options(argc, argv, options)) { return 2; }
+  simdbridge::cli::file_bytes file;
+  int status = 0;
+  for (const std::string &name : options.files) {
+    std::string why;
+    if (!simdbridge::cli::read_file(name, file, why)) {
+      std::fprintf(stderr, "%s: error: %s\n", name.c_str(), why.c_str());
+      status = 1;
+      continue;
+    }
+    simdbridge::arrow_read_options read;
+    read.limits = options.parser;
+    ArrowSchema schema{};
+    const simdbridge::arrow_error e = simdbridge::infer_arrow_schema(file.as_input(), read, &schema);
+    if (!e.ok()) {
+      std::fprintf(stderr, "%s: error: %s\n", name.c_str(), e.message.c_str());
+      status = 1;
+      continue;
+    }
+    if (options.files.size() > 1) { std::printf("%s:\n", name.c_str()); }
+    for (int64_t c = 0; c < schema.n_children; c++) {
+      const std::string type = simdbridge::describe_arrow_schema(*schema.children[c]);
+      std::printf("%s: %s\n", schema.children[c]->name, type.c_str());
+    }
+    schema.release(&schema);
+    if (!stdout_ok()) { return 1; }
+  }
+  return status;
+}
+
 int run(int argc, char **argv) {
   if (argc < 2) {
     std::fputs(usage, stderr);
@@ -179,6 +214,7 @@ int run(int argc, char **argv) {
   const std::string command = argv[1];
   if (command == "checksum") { return run_files(argc - 2, argv + 2, true); }
   if (command == "validate") { return run_files(argc - 2, argv + 2, false); }
+  if (command == "arrow-schema") { return run_arrow_schema(argc - 2, argv + 2); }
   if (command == "bench") { return simdbridge::cli::run_bench(argc - 2, argv + 2); }
   if (command == "version" || command == "--version") {
     std::printf("simdbridge %s (simdjson %s, %s kernel)\n", simdbridge::version(),

@@ -132,6 +132,21 @@ class Checksum(unittest.TestCase):
             self.assertEqual(r.returncode, 1, args)
             self.assertEqual(r.stderr.decode().count("error writing standard output"), 1, r.stderr)
 
+    def test_arrow_schema(self):
+        path = self.write("e.ndjson", '{"a": 1, "b": [1.5], "c": {"d": "x"}, "n": null}\n{"a": 2.5, "e": true}\n')
+        r = run("arrow-schema", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.decode(), "a: double\nb: list<double>\nc: struct<d: string>\nn: null\ne: bool\n")
+        bad = self.write("bad.ndjson", '{"a": 1}\n{"a": "x"}\n')
+        r = run("arrow-schema", bad)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stderr.decode(), "%s: error: record 2, field /a: a value of type string where earlier "
+                         "records had int64 at byte 15\n" % bad)
+        gh = os.path.join(DATA, "ndjson", "gharchive-2015-01-01-0.ndjson")
+        r = run("arrow-schema", gh)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("actor: struct<", r.stdout.decode())
+
     def test_usage_errors_exit_2(self):
         self.assertEqual(run().returncode, 2)
         self.assertEqual(run("checksum").returncode, 2)

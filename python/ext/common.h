@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "simdbridge/arrow.h"
 #include "simdbridge/document.h"
 #include "simdbridge/parser.h"
 #include "simdbridge/stream.h"
@@ -99,6 +100,8 @@ PyObject *json_loads_fallback(PyObject *obj, PyObject *kwargs);
 PyObject *raise_stream_error(const simdbridge::error &e, uint64_t index, PyObject *input);
 /** The set_limits() name of the limit `code` reports, or null where it reports none. */
 const char *limit_name(error_code code);
+/** A StreamError (LimitError for a limit) for NDJSON that could not be read into Arrow. */
+PyObject *raise_arrow_error(const simdbridge::arrow_error &e, PyObject *input);
 /** ValueError naming a bad JSON Pointer. */
 PyObject *raise_bad_pointer(std::string_view pointer);
 
@@ -116,6 +119,10 @@ PyObject *make_view(PyObject *owner, const tape_view &tape, size_t i);
 PyObject *new_document(simdbridge::document &&doc);
 /** A document to parse into: one whose views are gone (its buffers reused), or a new one. */
 simdbridge::document take_document();
+
+// arrow.cpp
+bool init_arrow(PyObject *module);
+PyObject *loads_arrow(PyObject *self, PyObject *args, PyObject *kwargs);
 
 // streams.cpp
 bool init_streams(PyObject *module);

@@ -70,6 +70,23 @@ PyObject *raise_stream_error(const simdbridge::error &e, uint64_t index, PyObjec
   return nullptr;
 }
 
+PyObject *raise_arrow_error(const simdbridge::arrow_error &e, PyObject *input) {
+  if (e.code == error_code::out_of_memory) { return PyErr_NoMemory(); }
+  std::string message = e.path.empty() ? "" : "field " + e.path + ": ";
+  message += e.detail + " at byte " + std::to_string(e.offset);
+  const char *limit = limit_name(e.code);
+  PyObject *type = limit != nullptr ? state.limit_error : state.stream_error;
+  const unsigned long long record = e.record;
+  PyObject *exc = limit != nullptr
+                      ? PyObject_CallFunction(type, "sOKKs", message.c_str(), input, (unsigned long long)e.offset, record, limit)
+                      : PyObject_CallFunction(type, "sOKK", message.c_str(), input, (unsigned long long)e.offset, record);
+  if (exc != nullptr) {
+    PyErr_SetObject(type, exc);
+    Py_DECREF(exc);
+  }
+  return nullptr;
+}
+
 PyObject *raise_bad_pointer(std::string_view pointer) {
   PyErr_Format(PyExc_ValueError, "invalid JSON Pointer (RFC 6901): %.200s", std::string(pointer).c_str());
   return nullptr;

@@ -207,6 +207,9 @@ PyMethodDef methods[] = {
      "checksum(data, *, stream=False): the checksum of ../shared/spec/checksum.md, of one document or of a\n"
      "stream of documents separated by white space. Raises StreamError with the byte offset."},
     {"_configure", configure, METH_VARARGS, "Sets the exception classes (JSONDecodeError, StreamError, LimitError)."},
+    {"loads_arrow", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(loads_arrow)), METH_VARARGS | METH_KEYWORDS,
+     "loads_arrow(data, schema=None, *, block_size=1048576, error_on_unknown_fields=False, threads=None): NDJSON "
+     "as Arrow record batches."},
     {"_set_limits", set_limits, METH_VARARGS, "Sets the package's limits (see simdbridge.set_limits)."},
     {"_get_limits", get_limits, METH_NOARGS, "The package's limits, as a dict."},
     {"versions", versions, METH_NOARGS, "The simdbridge and simdjson versions, and simdjson's kernel."},
@@ -282,7 +285,7 @@ PyMODINIT_FUNC PyInit__core() {
   state.stream_error = Py_XNewRef(state.json_decode_error);
   state.limit_error = Py_XNewRef(state.json_decode_error);
   if (!state.json_loads || !state.json_dumps || !state.json_decode_error || !init_views(module) ||
-      !init_streams(module)) {
+      !init_streams(module) || !init_arrow(module)) {
     Py_DECREF(module);
     return nullptr;
   }

@@ -25,6 +25,10 @@ Beyond json:
   every engine of the benchmark must agree on.
 - set_limits(max_depth=, max_number_length=, max_document_length=), get_limits(): what every
   parse accepts; a limit passed is a LimitError naming it, with its byte offset.
+- loads_arrow(data, schema=None, *, block_size=, error_on_unknown_fields=, threads=),
+  load_arrow_file(path, ...): NDJSON as Arrow record batches, with a schema (anything with
+  __arrow_c_schema__, such as a pyarrow.Schema) or inferred; the result has __arrow_c_stream__,
+  so pyarrow.table(r), polars.DataFrame(r) and duckdb.from_arrow(r) take it without a copy.
 - dumpb(obj, /, default=None, option=None): what orjson.dumps returns (compact UTF-8 bytes),
   with orjson's option flags (OPT_INDENT_2, OPT_SORT_KEYS, OPT_NON_STR_KEYS, ...; the same
   values, so orjson's constants work too) and orjson's errors (JSONEncodeError, which is
@@ -56,14 +60,15 @@ from typing import IO as _IO, Any as _Any
 
 from ._errors import JSONDecodeError, LimitError, StreamError
 from . import _core
-from ._core import Array, Object, checksum, dumpb, dumps, loads, loads_many, parse, parse_many
+from ._core import Array, ArrowStream, Object, checksum, dumpb, dumps, loads, loads_arrow, loads_many, parse, parse_many
 from collections.abc import Mapping as _Mapping, Sequence as _Sequence
 
 _core._configure(JSONDecodeError, StreamError, LimitError)
 _Mapping.register(Object)
 _Sequence.register(Array)
 
-__all__ = ["JSONDecodeError", "StreamError", "LimitError", "set_limits", "get_limits", "Object", "Array", "loads", "load", "load_file", "dumps",
+__all__ = ["JSONDecodeError", "StreamError", "LimitError", "set_limits", "get_limits", "loads_arrow",
+           "load_arrow_file", "ArrowStream", "Object", "Array", "loads", "load", "load_file", "dumps",
            "dump", "parse", "parse_file", "loads_many", "parse_many", "checksum", "versions", "dumpb",
            "JSONEncodeError", "OPT_APPEND_NEWLINE", "OPT_INDENT_2", "OPT_NAIVE_UTC", "OPT_NON_STR_KEYS",
            "OPT_OMIT_MICROSECONDS", "OPT_PASSTHROUGH_DATACLASS", "OPT_PASSTHROUGH_DATETIME",
@@ -103,6 +108,20 @@ def load_file(path: str | _os.PathLike) -> _Any:
 def dump(obj: _Any, fp: _IO[str], **kw: _Any) -> None:
     """json.dump: writes dumps(obj, **kw) to fp, in one write (json.dump writes in pieces)."""
     fp.write(dumps(obj, **kw))
+
+
+def load_arrow_file(path: str | _os.PathLike, schema: _Any = None, **kw: _Any) -> ArrowStream:
+    """loads_arrow over a file's bytes, memory-mapped (not read into a bytes object first)."""
+    import mmap
+    with open(path, "rb") as f:
+        if _os.fstat(f.fileno()).st_size == 0:
+            return loads_arrow(b"", schema, **kw)
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            view = memoryview(m)
+            try:
+                return loads_arrow(view, schema, **kw)
+            finally:
+                view.release()
 
 
 def parse_file(path: str | _os.PathLike) -> _Any:

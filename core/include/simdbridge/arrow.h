@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+#ifndef SIMDBRIDGE_ARROW_H
+#define SIMDBRIDGE_ARROW_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "simdbridge/arrow_c_data.h"
+#include "simdbridge/error.h"
+#include "simdbridge/input.h"
+#include "simdbridge/parser.h"
+
+namespace simdbridge {
+
+/** How NDJSON is read into Arrow record batches. */
+struct arrow_read_options {
+  /** Bytes of input per record batch; the input is cut at the first line end past each. */
+  size_t block_size = size_t(1) << 20;
+  /** Threads reading blocks at once (0 or 1: the calling thread alone). */
+  unsigned threads = 1;
+  /** A key the schema does not name is an error (else it is skipped, still validated). */
+  bool error_on_unknown_fields = false;
+  /** The limits each record is read under (depth, number, string and record length). */
+  parser_options limits;
+};
+
+/**
+ * Why NDJSON could not be read into Arrow: the error, the record (counting from 1, 0 where the
+ * error is not a record's), the path of the field within it (RFC 6901, "" for the record
+ * itself), and a message that says all of it with the byte offset.
+ */
+struct arrow_error {
+  error_code code = error_code::success;
+  uint64_t offset = 0;
+  uint64_t record = 0;
+  std::string path;
+  /** What was wrong ("expected int64, found a string"), without the record, path or offset. */
+  std::string detail;
+  /** All of it: "record 3, field /a: expected int64, found a string at byte 57". */
+  std::string message;
+  bool ok() const noexcept { return code == error_code::success; }
+};
+
+/**
+ * Reads NDJSON (one JSON object per line; blank lines skipped, CRLF accepted) into Arrow record
+ * batches, handed over as an ArrowArrayStream that the caller owns (call its release). With a
+ * schema (an ArrowSchema of format "+s", borrowed), each record's keys are matched to its
+ * fields: a field the record lacks is null, a key the schema lacks is skipped (validated) or an
+ * error, and a value of another type is an error naming the record, the path and the byte
+ * offset. Without one (nullptr), the schema is inferred from the whole input first, as
+ * pyarrow's JSON reader infers it: null, bool, int64, double where integers and other numbers
+ * mix, utf8, struct (the union of the keys in the order they first appear), list; a mix of
+ * other types is an error naming the two types and where the second appeared.
+ *
+ * Types: null, bool, int8 to int64, uint8 to uint64, float32, float64, utf8, large_utf8, struct,
+ * list and large_list of any of these, timestamp (from ISO 8601 strings or numbers since the
+ * epoch in its unit; with a time zone or without) and date32 (from "YYYY-MM-DD" or days).
+ * The batches, their rows and any error are the same whatever the block size's cut and the
+ * number of threads.
+ *
+ *     ArrowArrayStream stream;
+ *     simdbridge::arrow_error e = simdbridge::ndjson_to_arrow(in, &schema, {}, &stream);
+ *     if (!e.ok()) std::fprintf(stderr, "%s\n", e.message.c_str());
+ */
+arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_read_options &options,
+                            ArrowArrayStream *out) noexcept;
+
+/** The schema ndjson_to_arrow would infer for `in`, into `out` (the caller releases it). */
+arrow_error infer_arrow_schema(input in, const arrow_read_options &options, ArrowSchema *out) noexcept;
+
+/** An ArrowSchema as its type, for messages and the CLI: "struct<a: int64, b: list<utf8>>". */
+std::string describe_arrow_schema(const ArrowSchema &schema);
+
+} // namespace simdbridge
+
+#endif // SIMDBRIDGE_ARROW_H

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "builder.h"
+
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <utility>
+
+namespace simdbridge::arrow {
+
+buffer::~buffer() { std::free(data_); }
+
+void buffer::reserve(size_t n) {
+  if (n <= capacity_) { return; }
+  size_t capacity = capacity_ < 64 ? 64 : capacity_;
+  while (capacity < n) { capacity += capacity / 2; }
+  capacity = (capacity + 63) / 64 * 64;
+  void *grown = std::aligned_alloc(64, capacity);
+  if (grown == nullptr) { throw std::bad_alloc(); }
+  if (size_ > 0) { std::memcpy(grown, data_, size_); }
+  std::free(data_);
+  data_ = static_cast<uint8_t *>(grown);
+  capacity_ = capacity;
+}
+
+column::column(const field &f) : type(&f) {
+  for (const field &c : f.children) { children.emplace_back(c); }
+  if (f.type == kind::utf8 || f.type == kind::large_utf8 || f.type == kind::list || f.type == kind::large_list) {
+    push_offset(0);
+  }
+}
+
+void column::append_null() {
+  validity.push(false);
+  length++;
+  null_count++;
+  switch (type->type) {
+  case kind::null: break;
+  case kind::boolean: booleans.push(false); break;
+  case kind::utf8: case kind::large_utf8: push_offset(int64_t(values.size())); break;
+  case kind::list: case kind::large_list: push_offset(children[0].length); break;
+  case kind::structure:
+    for (column &c : children) { c.append_null(); }
+    break;
+  default: std::memset(values.grow(type->width()), 0, type->width()); break;
+  }
+}
+
+namespace {
+
+/** What an exported ArrowArray owns: its column's buffers, and its children. */
+struct array_data {
+  explicit array_data(column &&c) : owned(std::move(c)) {}
+  column owned;
+  const void *buffers[3] = {nullptr, nullptr, nullptr};
+  std::vector<ArrowArray *> children;
+};
+
+void release_array(ArrowArray *array) {
+  if (array == nullptr || array->release == nullptr) { return; }
+  auto *data = static_cast<array_data *>(array->private_data);
+  for (ArrowArray *child : data->children) {
+    if (child->release != nullptr) { child->release(child); }
+    delete child;
+  }
+  delete data;
+  array->release = nullptr;
+}
+
+} // namespace
+
+void column::export_to(ArrowArray *out) {
+  const kind k = type->type;
+  const int64_t rows = length, nulls = null_count;
+  std::vector<column> kids = std::move(children);
+  children.clear();
+  auto data = std::make_unique<array_data>(std::move(*this));
+  column &c = data->owned;
+  for (column &kid : kids) {
+    auto child = std::make_unique<ArrowArray>();
+    kid.export_to(child.get());
+    data->children.push_back(child.release());
+  }
+  int64_t n_buffers = 0;
+  // A validity bitmap only where a row is null (Arrow allows none then).
+  const void *valid_bits = nulls > 0 ? c.validity.bits().data() : nullptr;
+  switch (k) {
+  case kind::null: n_buffers = 0; break;
+  case kind::boolean:
+    n_buffers = 2;
+    data->buffers[0] = valid_bits;
+    data->buffers[1] = c.booleans.bits().data();
+    break;
+  case kind::utf8: case kind::large_utf8:
+    n_buffers = 3;
+    data->buffers[0] = valid_bits;
+    data->buffers[1] = c.offsets.data();
+    data->buffers[2] = c.values.data();
+    break;
+  case kind::list: case kind::large_list:
+    n_buffers = 2;
+    data->buffers[0] = valid_bits;
+    data->buffers[1] = c.offsets.data();
+    break;
+  case kind::structure:
+    n_buffers = 1;
+    data->buffers[0] = valid_bits;
+    break;
+  default:
+    n_buffers = 2;
+    data->buffers[0] = valid_bits;
+    data->buffers[1] = c.values.data();
+    break;
+  }
+  // Arrow requires a non-null pointer for a buffer of any length; an empty buffer of ours has
+  // none, so point it at a static zero.
+  static const uint64_t empty[2] = {0, 0};
+  for (int64_t b = 1; b < n_buffers; b++) {
+    if (data->buffers[b] == nullptr) { data->buffers[b] = empty; }
+  }
+  out->length = rows;
+  out->null_count = k == kind::null ? rows : nulls;
+  out->offset = 0;
+  out->n_buffers = n_buffers;
+  out->n_children = int64_t(data->children.size());
+  out->buffers = data->buffers;
+  out->children = data->children.empty() ? nullptr : data->children.data();
+  out->dictionary = nullptr;
+  out->release = release_array;
+  out->private_data = data.release();
+}
+
+} // namespace simdbridge::arrow

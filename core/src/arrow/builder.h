@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// Arrow columns built a value at a time, then handed over as an ArrowArray whose release frees
+// them: one private struct per array holds its buffers (the C Data Interface's ownership rule).
+#ifndef SIMDBRIDGE_SRC_ARROW_BUILDER_H
+#define SIMDBRIDGE_SRC_ARROW_BUILDER_H
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "schema.h"
+#include "simdbridge/arrow_c_data.h"
+
+namespace simdbridge::arrow {
+
+/** A growable buffer of bytes, 64-byte aligned as Arrow recommends. */
+class buffer {
+public:
+  buffer() = default;
+  buffer(const buffer &) = delete;
+  buffer &operator=(const buffer &) = delete;
+  buffer(buffer &&o) noexcept : data_(o.data_), size_(o.size_), capacity_(o.capacity_) { o.data_ = nullptr; o.size_ = o.capacity_ = 0; }
+  buffer &operator=(buffer &&o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    std::swap(capacity_, o.capacity_);
+    return *this;
+  }
+  ~buffer();
+  uint8_t *data() noexcept { return data_; }
+  const uint8_t *data() const noexcept { return data_; }
+  size_t size() const noexcept { return size_; }
+  /** n more bytes at the end (uninitialized); throws std::bad_alloc. */
+  uint8_t *grow(size_t n) {
+    if (size_ + n > capacity_) { reserve(size_ + n); }
+    uint8_t *at = data_ + size_;
+    size_ += n;
+    return at;
+  }
+  template <typename T> void push(T v) { std::memcpy(grow(sizeof v), &v, sizeof v); }
+  void append(const void *bytes, size_t n) {
+    if (n > 0) { std::memcpy(grow(n), bytes, n); }
+  }
+  void reserve(size_t n);
+
+private:
+  uint8_t *data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+/** A bitmap grown a bit at a time. */
+class bitmap {
+public:
+  void push(bool bit) {
+    if (length_ % 8 == 0) { bits_.push<uint8_t>(0); }
+    if (bit) { bits_.data()[length_ / 8] |= uint8_t(1u << (length_ % 8)); }
+    length_++;
+  }
+  void set_last(bool bit) {
+    uint8_t &byte = bits_.data()[(length_ - 1) / 8];
+    const uint8_t mask = uint8_t(1u << ((length_ - 1) % 8));
+    byte = bit ? uint8_t(byte | mask) : uint8_t(byte & ~mask);
+  }
+  int64_t length() const noexcept { return length_; }
+  buffer &bits() noexcept { return bits_; }
+
+private:
+  buffer bits_;
+  int64_t length_ = 0;
+};
+
+/** One column being built, of the field it was made for. */
+struct column {
+  explicit column(const field &f);
+  const field *type;
+  int64_t length = 0;
+  int64_t null_count = 0;
+  bitmap validity;
+  bitmap booleans;         // boolean: the values
+  buffer values;           // fixed width: the values; strings: their bytes
+  buffer offsets;          // utf8, list: int32 (int64 for the large ones), length + 1 of them
+  std::vector<column> children;
+
+  /** A null row (a struct's children get one too; a list's offset repeats). */
+  void append_null();
+  /** Marks a row begun by a value as valid; the value itself is appended by the caller. */
+  void append_valid() {
+    validity.push(true);
+    length++;
+  }
+  /** The next offset of a utf8 or list column: where the bytes or items so far end. */
+  void push_offset(int64_t at) {
+    if (type->type == kind::large_utf8 || type->type == kind::large_list) {
+      offsets.push<int64_t>(at);
+    } else {
+      offsets.push<int32_t>(int32_t(at));
+    }
+  }
+  /** Hands the column over (it is emptied). */
+  void export_to(ArrowArray *out);
+};
+
+} // namespace simdbridge::arrow
+
+#endif // SIMDBRIDGE_SRC_ARROW_BUILDER_H

@@ -1,0 +1,808 @@
+// SPDX-License-Identifier: Apache-2.0
+// NDJSON to Arrow: the input cut into blocks at line ends, each block read into one record
+// batch (on as many threads as asked), each record parsed by simdjson's DOM parser and walked
+// into the columns of the schema, given or inferred.
+#include <algorithm>
+#include <cerrno>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "builder.h"
+#include "checksum_sink.h"
+#include "scalar_parser.h"
+#include "schema.h"
+#include "simdbridge/arrow.h"
+
+namespace simdbridge {
+
+namespace {
+
+using arrow::column;
+using arrow::field;
+using arrow::kind;
+using element = simdjson::dom::element;
+using element_type = simdjson::dom::element_type;
+
+// ---------------------------------------------------------------------------------------------
+// Values into columns.
+
+/** Days from 1970-01-01 to a civil date (proleptic Gregorian). */
+int64_t days_from_civil(int64_t y, unsigned m, unsigned d) noexcept {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = unsigned(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + int64_t(doe) - 719468;
+}
+
+bool digits(std::string_view s, size_t at, size_t n, unsigned &out) {
+  if (at + n > s.size()) { return false; }
+  out = 0;
+  for (size_t i = at; i < at + n; i++) {
+    if (s[i] < '0' || s[i] > '9') { return false; }
+    out = out * 10 + unsigned(s[i] - '0');
+  }
+  return true;
+}
+
+/** "YYYY-MM-DD": days since the epoch. */
+bool parse_date(std::string_view s, int64_t &days) {
+  unsigned y, m, d;
+  if (s.size() < 10 || !digits(s, 0, 4, y) || s[4] != '-' || !digits(s, 5, 2, m) || s[7] != '-' ||
+      !digits(s, 8, 2, d) || m < 1 || m > 12 || d < 1 || d > 31) {
+    return false;
+  }
+  days = days_from_civil(y, m, d);
+  return true;
+}
+
+/**
+ * ISO 8601: "YYYY-MM-DD", then optionally 'T' or ' ', "HH:MM[:SS[.fraction]]", and 'Z' or
+ * "±HH:MM" / "±HHMM" (no offset: the time is read as UTC). Into nanoseconds since the epoch.
+ */
+bool parse_timestamp(std::string_view s, int64_t &nanos) {
+  int64_t days;
+  if (!parse_date(s, days)) { return false; }
+  int64_t seconds = days * 86400, fraction = 0;
+  size_t p = 10;
+  if (p < s.size() && (s[p] == 'T' || s[p] == ' ')) {
+    unsigned h, mi, se = 0;
+    if (!digits(s, p + 1, 2, h) || p + 3 >= s.size() || s[p + 3] != ':' || !digits(s, p + 4, 2, mi) || h > 23 || mi > 59) {
+      return false;
+    }
+    p += 6;
+    if (p < s.size() && s[p] == ':') {
+      if (!digits(s, p + 1, 2, se) || se > 60) { return false; }
+      p += 3;
+      if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
+        p++;
+        int64_t scale = 100000000;
+        const size_t first = p;
+        while (p < s.size() && s[p] >= '0' && s[p] <= '9') {
+          fraction += (s[p] - '0') * scale;
+          scale /= 10;
+          p++;
+        }
+        if (p == first) { return false; }
+      }
+    }
+    seconds += int64_t(h) * 3600 + int64_t(mi) * 60 + se;
+    if (p < s.size() && (s[p] == 'Z' || s[p] == 'z')) {
+      p++;
+    } else if (p < s.size() && (s[p] == '+' || s[p] == '-')) {
+      const int sign = s[p] == '+' ? 1 : -1;
+      unsigned oh, om = 0;
+      if (!digits(s, p + 1, 2, oh)) { return false; }
+      p += 3;
+      if (p < s.size() && s[p] == ':') { p++; }
+      if (p < s.size()) {
+        if (!digits(s, p, 2, om)) { return false; }
+        p += 2;
+      }
+      seconds -= sign * (int64_t(oh) * 3600 + int64_t(om) * 60);
+    }
+  }
+  if (p != s.size()) { return false; }
+  nanos = seconds * 1000000000 + fraction;
+  return true;
+}
+
+int64_t nanos_per(char unit) { return unit == 's' ? 1000000000 : unit == 'm' ? 1000000 : unit == 'u' ? 1000 : 1; }
+
+/** Why a value did not fit its column. */
+struct mismatch {
+  std::string path;   // RFC 6901, from the record
+  std::string reason; // "expected int64, found a string"
+};
+
+const char *json_type_name(element v) {
+  switch (v.type()) {
+  case element_type::ARRAY: return "an array";
+  case element_type::OBJECT: return "an object";
+  case element_type::INT64: case element_type::UINT64: return "an integer";
+  case element_type::DOUBLE: return "a number with a fraction or an exponent";
+  case element_type::STRING: return "a string";
+  case element_type::BOOL: return "a boolean";
+  case element_type::NULL_VALUE: return "null";
+  }
+  return "a value";
+}
+
+std::string escape_pointer_step(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/** Walks one record (or value) into its column; false with `why` filled on a mismatch. */
+class record_walker {
+public:
+  explicit record_walker(bool error_on_unknown) : error_on_unknown_(error_on_unknown) {}
+
+  bool append(column &c, element v, mismatch &why) {
+    if (v.is_null()) {
+      c.append_null();
+      return true;
+    }
+    const field &f = *c.type;
+    switch (f.type) {
+    case kind::null: return fail(why, f, v);
+    case kind::boolean: {
+      bool b;
+      if (v.get(b) != simdjson::SUCCESS) { return fail(why, f, v); }
+      c.append_valid();
+      c.booleans.push(b);
+      return true;
+    }
+    case kind::float32: case kind::float64: {
+      double d;
+      if (v.get(d) != simdjson::SUCCESS) { return fail(why, f, v); }
+      c.append_valid();
+      if (f.type == kind::float32) {
+        c.values.push(float(d));
+      } else {
+        c.values.push(d);
+      }
+      return true;
+    }
+    case kind::utf8: case kind::large_utf8: {
+      std::string_view s;
+      if (v.get(s) != simdjson::SUCCESS) { return fail(why, f, v); }
+      c.append_valid();
+      c.values.append(s.data(), s.size());
+      if (f.type == kind::utf8 && c.values.size() > size_t(INT32_MAX)) {
+        why.reason = "more than 2 GB of strings in one batch of a utf8 column (use large_utf8, or a smaller block_size)";
+        return false;
+      }
+      c.push_offset(int64_t(c.values.size()));
+      return true;
+    }
+    case kind::date32: {
+      int64_t days;
+      std::string_view s;
+      if (v.get(s) == simdjson::SUCCESS) {
+        if (s.size() != 10 || !parse_date(s, days)) { return fail(why, f, v, "not a date (YYYY-MM-DD)"); }
+      } else if (v.get(days) != simdjson::SUCCESS) {
+        return fail(why, f, v);
+      }
+      if (days < INT32_MIN || days > INT32_MAX) { return fail(why, f, v, "out of date32's range"); }
+      c.append_valid();
+      c.values.push(int32_t(days));
+      return true;
+    }
+    case kind::timestamp: {
+      int64_t t;
+      std::string_view s;
+      if (v.get(s) == simdjson::SUCCESS) {
+        int64_t nanos;
+        if (!parse_timestamp(s, nanos)) { return fail(why, f, v, "not an ISO 8601 timestamp"); }
+        t = nanos / nanos_per(f.unit);
+      } else if (v.get(t) != simdjson::SUCCESS) {
+        return fail(why, f, v);
+      }
+      c.append_valid();
+      c.values.push(t);
+      return true;
+    }
+    case kind::structure: {
+      simdjson::dom::object o;
+      if (v.get(o) != simdjson::SUCCESS) { return fail(why, f, v); }
+      return append_object(c, o, why);
+    }
+    case kind::list: case kind::large_list: {
+      simdjson::dom::array a;
+      if (v.get(a) != simdjson::SUCCESS) { return fail(why, f, v); }
+      c.append_valid();
+      column &items = c.children[0];
+      size_t index = 0;
+      for (element item : a) {
+        if (!append(items, item, why)) {
+          why.path = "/" + std::to_string(index) + why.path;
+          return false;
+        }
+        index++;
+      }
+      c.push_offset(items.length);
+      return true;
+    }
+    default: return append_integer(c, v, why);
+    }
+  }
+
+  /** An object into a struct column: each key to its field, absent fields null. */
+  bool append_object(column &c, simdjson::dom::object o, mismatch &why) {
+    const field &f = *c.type;
+    index_for(f);
+    const std::unordered_map<std::string_view, size_t> &names = indexes_[&f];
+    const int64_t row = c.length;
+    size_t expected = 0; // the next field, where keys come in the schema's order
+    for (simdjson::dom::key_value_pair kv : o) {
+      size_t at;
+      if (expected < f.children.size() && f.children[expected].name == kv.key) {
+        at = expected;
+      } else {
+        const auto found = names.find(kv.key);
+        if (found == names.end()) {
+          if (error_on_unknown_) {
+            why.path = "/" + escape_pointer_step(kv.key);
+            why.reason = "a key the schema does not have (error_on_unknown_fields)";
+            return false;
+          }
+          continue; // validated by the parse, and skipped
+        }
+        at = found->second;
+      }
+      expected = at + 1;
+      column &child = c.children[at];
+      if (child.length > row) {
+        why.path = "/" + escape_pointer_step(kv.key);
+        why.reason = "the key appears twice in the object";
+        return false;
+      }
+      if (!append(child, kv.value, why)) {
+        why.path = "/" + escape_pointer_step(kv.key) + why.path;
+        return false;
+      }
+    }
+    for (column &child : c.children) {
+      if (child.length == row) { child.append_null(); }
+    }
+    c.append_valid();
+    return true;
+  }
+
+private:
+  bool append_integer(column &c, element v, mismatch &why) {
+    const field &f = *c.type;
+    int64_t i = 0;
+    uint64_t u = 0;
+    bool negative = false;
+    if (v.type() == element_type::INT64 && v.get(i) == simdjson::SUCCESS) {
+      negative = i < 0;
+      u = uint64_t(i);
+    } else if (v.type() == element_type::UINT64 && v.get(u) == simdjson::SUCCESS) {
+      // u holds it
+    } else {
+      return fail(why, f, v);
+    }
+    // Range of the column's type.
+    const unsigned bits = unsigned(f.width() * 8);
+    bool fits;
+    if (f.is_signed()) {
+      const int64_t high = bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
+      const int64_t low = bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1));
+      fits = negative ? i >= low : (u <= uint64_t(high));
+      i = negative ? i : int64_t(u);
+    } else {
+      fits = !negative && (bits == 64 || u <= (uint64_t(1) << bits) - 1);
+    }
+    if (!fits) { return fail(why, f, v, "out of the type's range"); }
+    c.append_valid();
+    switch (f.type) {
+    case kind::int8: c.values.push(int8_t(i)); break;
+    case kind::int16: c.values.push(int16_t(i)); break;
+    case kind::int32: c.values.push(int32_t(i)); break;
+    case kind::int64: c.values.push(int64_t(i)); break;
+    case kind::uint8: c.values.push(uint8_t(u)); break;
+    case kind::uint16: c.values.push(uint16_t(u)); break;
+    case kind::uint32: c.values.push(uint32_t(u)); break;
+    default: c.values.push(uint64_t(u)); break;
+    }
+    return true;
+  }
+
+  static bool fail(mismatch &why, const field &f, element v, const char *detail = nullptr) {
+    why.path.clear();
+    why.reason = "expected " + arrow::describe(f) + ", found " + json_type_name(v);
+    if (detail != nullptr) { why.reason += std::string(": ") + detail; }
+    return false;
+  }
+
+  void index_for(const field &f) {
+    auto &names = indexes_[&f];
+    if (names.size() == f.children.size()) { return; }
+    for (size_t i = 0; i < f.children.size(); i++) { names.emplace(f.children[i].name, i); }
+  }
+
+  bool error_on_unknown_;
+  std::unordered_map<const field *, std::unordered_map<std::string_view, size_t>> indexes_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Inference.
+
+/** The type inferred so far for a value, as pyarrow's JSON reader infers it. */
+bool merge_type(field &into, element v, std::string &path, std::string &why) {
+  kind seen;
+  switch (v.type()) {
+  case element_type::NULL_VALUE: return true;
+  case element_type::BOOL: seen = kind::boolean; break;
+  case element_type::INT64: seen = kind::int64; break;
+  case element_type::UINT64: seen = kind::float64; break; // past int64: read as a double
+  case element_type::DOUBLE: seen = kind::float64; break;
+  case element_type::STRING: seen = kind::utf8; break;
+  case element_type::ARRAY: seen = kind::list; break;
+  case element_type::OBJECT: seen = kind::structure; break;
+  default: seen = kind::null; break;
+  }
+  if (into.type == kind::null) {
+    into.type = seen;
+    if (seen == kind::list) { into.children.push_back(arrow::named("item")); }
+  } else if (into.type != seen) {
+    const bool numbers = (into.type == kind::int64 || into.type == kind::float64) &&
+                         (seen == kind::int64 || seen == kind::float64);
+    if (!numbers) {
+      field other;
+      other.type = seen;
+      if (seen == kind::list) { other.children.push_back(arrow::named("item")); }
+      why = "a value of type " + arrow::describe(other) + " where earlier records had " + arrow::describe(into);
+      return false;
+    }
+    into.type = kind::float64;
+  }
+  if (seen == kind::structure) {
+    simdjson::dom::object object;
+    if (v.get(object) != simdjson::SUCCESS) { return false; } // (its type was read above)
+    for (simdjson::dom::key_value_pair kv : object) {
+      field *child = nullptr;
+      for (field &c : into.children) {
+        if (c.name == kv.key) { child = &c; }
+      }
+      if (child == nullptr) {
+        into.children.push_back(arrow::named(std::string(kv.key)));
+        child = &into.children.back();
+      }
+      if (!merge_type(*child, kv.value, path, why)) {
+        path = "/" + escape_pointer_step(kv.key) + path;
+        return false;
+      }
+    }
+  } else if (seen == kind::list) {
+    size_t index = 0;
+    simdjson::dom::array array;
+    if (v.get(array) != simdjson::SUCCESS) { return false; }
+    for (element item : array) {
+      if (!merge_type(into.children[0], item, path, why)) {
+        path = "/" + std::to_string(index) + path;
+        return false;
+      }
+      index++;
+    }
+  }
+  return true;
+}
+
+/** Merges a block's inferred type into the types of the blocks before it (false: a conflict). */
+bool merge_fields(field &into, const field &from) {
+  if (from.type == kind::null) { return true; }
+  if (into.type == kind::null) {
+    into = from;
+    return true;
+  }
+  if (into.type != from.type) {
+    const bool numbers = (into.type == kind::int64 || into.type == kind::float64) &&
+                         (from.type == kind::int64 || from.type == kind::float64);
+    if (!numbers) { return false; }
+    into.type = kind::float64;
+    return true;
+  }
+  if (into.type == kind::list) { return merge_fields(into.children[0], from.children[0]); }
+  if (into.type == kind::structure) {
+    for (const field &c : from.children) {
+      field *mine = nullptr;
+      for (field &m : into.children) {
+        if (m.name == c.name) { mine = &m; }
+      }
+      if (mine == nullptr) {
+        into.children.push_back(c);
+      } else if (!merge_fields(*mine, c)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Blocks.
+
+struct block {
+  size_t begin = 0, end = 0;  // bytes of the input: whole lines
+  uint64_t records = 0;       // records read (or before the error)
+  column *batch = nullptr;    // the batch read (a struct column)
+  arrow_error error;          // record numbers within the block until made global
+  field inferred = arrow::named("", kind::structure);
+};
+
+/** The byte offset of the value at `path` (RFC 6901) in a record, or the record's start. */
+size_t offset_of(const uint8_t *record, size_t length, const std::string &path) {
+  simdjson::ondemand::parser on_demand;
+  simdjson::padded_string copy(reinterpret_cast<const char *>(record), length);
+  simdjson::ondemand::document doc;
+  if (on_demand.iterate(copy).get(doc) != simdjson::SUCCESS) { return 0; }
+  simdjson::ondemand::value value;
+  if (path.empty()) { return 0; }
+  if (doc.at_pointer(path).get(value) != simdjson::SUCCESS) { return 0; }
+  const std::string_view token = value.raw_json_token();
+  return size_t(token.data() - copy.data());
+}
+
+/** A thread's simdjson parsers: one at the depth limit, one a level deeper (see read_records). */
+struct record_parser {
+  simdjson::dom::parser dom;
+  simdjson::dom::parser deep;
+  std::vector<uint8_t> scopes;
+  /** Sizes `p` for records of up to `bytes` bytes at `depth`, where it is not already. */
+  static bool fit(simdjson::dom::parser &p, size_t bytes, size_t depth) {
+    if (p.capacity() >= bytes && p.max_depth() == depth && p.capacity() > 0) { return true; }
+    return p.allocate(std::max<size_t>({bytes, p.capacity(), 64}), depth) == simdjson::SUCCESS;
+  }
+};
+
+class reader {
+public:
+  reader(const uint8_t *data, size_t size, const arrow_read_options &options)
+      : data_(data), size_(size), options_(options) {}
+
+  /** Cuts the input into blocks of whole lines. */
+  void cut() {
+    const size_t step = std::max<size_t>(options_.block_size, 1);
+    for (size_t pos = 0; pos < size_;) {
+      size_t end = std::min(size_, pos + step);
+      if (end < size_) {
+        const void *newline = std::memchr(data_ + end, '\n', size_ - end);
+        end = newline ? size_t(static_cast<const uint8_t *>(newline) - data_) + 1 : size_;
+      }
+      block b;
+      b.begin = pos;
+      b.end = end;
+      blocks_.push_back(std::move(b));
+      pos = end;
+    }
+  }
+
+  /** Runs `work` on every block, on the threads asked for; blocks taken in order. */
+  template <typename Work> void each_block(Work &&work) {
+    const unsigned threads = std::max(1u, std::min<unsigned>(options_.threads, unsigned(blocks_.size())));
+    std::atomic<size_t> next{0};
+    auto run = [&] {
+      record_parser parser;
+      for (size_t b = next++; b < blocks_.size(); b = next++) { work(parser, blocks_[b]); }
+    };
+    if (threads <= 1) {
+      run();
+      return;
+    }
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; t++) { pool.emplace_back(run); }
+    run();
+    for (std::thread &t : pool) { t.join(); }
+  }
+
+  /** Each record of a block: false (with the block's error set) to stop. */
+  template <typename OnRecord> void read_records(record_parser &parser, block &b, OnRecord &&on_record) {
+    const size_t depth = std::max<uint32_t>(options_.limits.max_depth, 1);
+    if (!parser.fit(parser.dom, b.end - b.begin, depth)) {
+      b.error = {error_code::out_of_memory, b.begin, 0, "", "out of memory", ""};
+      return;
+    }
+    for (size_t pos = b.begin; pos < b.end;) {
+      const void *newline = std::memchr(data_ + pos, '\n', b.end - pos);
+      const size_t line_end = newline ? size_t(static_cast<const uint8_t *>(newline) - data_) : b.end;
+      const size_t next = newline ? line_end + 1 : b.end;
+      size_t first = pos, last = line_end;
+      while (first < last && internal::is_json_whitespace(data_[first])) { first++; }
+      while (last > first && internal::is_json_whitespace(data_[last - 1])) { last--; }
+      pos = next;
+      if (first == last) { continue; } // a blank line is not a record
+      b.records++;
+      const uint64_t max = options_.limits.max_document_length;
+      if (max != 0 && last - first > max) {
+        b.error = {error_code::document_too_long, first + max, b.records, "", "", ""};
+        return;
+      }
+      element root;
+      const simdjson::error_code parsed = parser.dom.parse(data_ + first, last - first, false).get(root);
+      if (parsed != simdjson::SUCCESS) {
+        // The scalar parser names the error and its offset; or the record is valid JSON that
+        // simdjson does not read (an integer past 64 bits, a lone surrogate escape), or one
+        // level too deep for simdjson's count (a scalar in the innermost container is a level
+        // more for it): then a parser one level deeper reads it.
+        internal::validation_sink sink;
+        internal::scalar_parser<internal::validation_sink> slow(data_ + first, last - first, options_.limits, sink,
+                                                                parser.scopes);
+        error e = slow.parse_document();
+        const bool deeper = e.ok() && parsed == simdjson::DEPTH_ERROR &&
+                            parser.fit(parser.deep, last - first, depth + 1) &&
+                            parser.deep.parse(data_ + first, last - first, false).get(root) == simdjson::SUCCESS;
+        if (!deeper) {
+          b.error = e.ok() ? arrow_error{error_code::unsupported_value, first, b.records, "", "", ""}
+                           : arrow_error{e.code, first + e.offset, b.records, "", "", ""};
+          return;
+        }
+      }
+      mismatch why;
+      if (!on_record(root, why)) {
+        b.error = {error_code::type_mismatch, first + offset_of(data_ + first, last - first, why.path), b.records,
+                   why.path, why.reason, ""};
+        return;
+      }
+    }
+  }
+
+  /**
+   * The first error in the input's order, its record number made global (every block before it
+   * read all its records); none where every block read.
+   */
+  arrow_error first_error() {
+    uint64_t before = 0;
+    for (block &b : blocks_) {
+      if (!b.error.ok()) {
+        arrow_error e = b.error;
+        if (e.record != 0) { e.record += before; }
+        e.message = message(e);
+        return e;
+      }
+      before += b.records;
+    }
+    return {};
+  }
+
+  static std::string message(arrow_error &e) {
+    if (e.detail.empty()) {
+      e.detail = e.code == error_code::unsupported_value
+                     ? "a number past 64 bits or the double range, or a lone surrogate escape, which this reader "
+                       "does not read yet"
+                     : error_message(e.code);
+    }
+    std::string m = e.record != 0 ? "record " + std::to_string(e.record) : std::string("input");
+    if (!e.path.empty()) { m += ", field " + e.path; }
+    return m + ": " + e.detail + " at byte " + std::to_string(e.offset);
+  }
+
+  std::vector<block> &blocks() { return blocks_; }
+
+private:
+  const uint8_t *data_;
+  size_t size_;
+  arrow_read_options options_;
+  std::vector<block> blocks_;
+};
+
+/** The NDJSON's bytes with simdjson's padding after them: in place, or a copy. */
+struct padded_input {
+  explicit padded_input(input in) {
+    if (in.parsed_in_place() && (in.size == 0 || !internal::continues_token(in.data[in.size]))) {
+      data = in.data;
+    } else {
+      copy.assign(in.data, in.data + in.size);
+      copy.resize(in.size + SIMDBRIDGE_PADDING, 0);
+      data = copy.data();
+    }
+    size = in.size;
+  }
+  std::vector<uint8_t> copy;
+  const uint8_t *data = nullptr;
+  size_t size = 0;
+};
+
+arrow_error infer(reader &r, field &schema) {
+  r.each_block([&](record_parser &parser, block &b) {
+    std::string path;
+    r.read_records(parser, b, [&](element root, mismatch &why) {
+      if (root.type() != element_type::OBJECT) {
+        why.reason = std::string("a record must be an object, found ") + json_type_name(root);
+        return false;
+      }
+      if (!merge_type(b.inferred, root, path, why.reason)) {
+        why.path = path;
+        return false;
+      }
+      return true;
+    });
+  });
+  schema = arrow::named("", kind::structure);
+  schema.nullable = false;
+  for (block &b : r.blocks()) {
+    const field before = schema;
+    if (!b.error.ok() || !merge_fields(schema, b.inferred)) {
+      // A conflict with the blocks before, or an error within this one: read this block again
+      // from the types so far, which finds what reading the input in order finds first (a
+      // conflict with an earlier block may come before the block's own error).
+      field so_far = before;
+      std::string path;
+      record_parser parser;
+      b.records = 0;
+      b.error = {};
+      r.read_records(parser, b, [&](element root, mismatch &why) {
+        if (!merge_type(so_far, root, path, why.reason)) {
+          why.path = path;
+          return false;
+        }
+        return true;
+      });
+      return r.first_error();
+    }
+  }
+  return {};
+}
+
+/** The record batches, handed out in order by an ArrowArrayStream. */
+struct batch_stream {
+  field schema;
+  std::vector<std::unique_ptr<column>> batches;
+  size_t next = 0;
+};
+
+int stream_get_schema(ArrowArrayStream *stream, ArrowSchema *out) {
+  auto *s = static_cast<batch_stream *>(stream->private_data);
+  try {
+    arrow::export_schema(s->schema, out);
+    return 0;
+  } catch (...) {
+    return ENOMEM;
+  }
+}
+
+int stream_get_next(ArrowArrayStream *stream, ArrowArray *out) {
+  auto *s = static_cast<batch_stream *>(stream->private_data);
+  if (s->next == s->batches.size()) {
+    std::memset(out, 0, sizeof *out); // the end: a released array
+    return 0;
+  }
+  try {
+    s->batches[s->next]->export_to(out);
+    s->batches[s->next].reset();
+    s->next++;
+    return 0;
+  } catch (...) {
+    return ENOMEM;
+  }
+}
+
+const char *stream_get_last_error(ArrowArrayStream *) { return nullptr; } // errors come before the stream
+
+void stream_release(ArrowArrayStream *stream) {
+  if (stream == nullptr || stream->release == nullptr) { return; }
+  delete static_cast<batch_stream *>(stream->private_data);
+  stream->release = nullptr;
+}
+
+arrow_error read_into(const padded_input &in, const field *given, const arrow_read_options &options,
+                      ArrowArrayStream *out) {
+  reader r(in.data, in.size, options);
+  r.cut();
+  auto s = std::make_unique<batch_stream>();
+  if (given != nullptr) {
+    s->schema = *given;
+  } else if (arrow_error e = infer(r, s->schema); !e.ok()) {
+    return e;
+  }
+  for (block &b : r.blocks()) { b.records = 0; }
+  std::vector<std::unique_ptr<column>> batches(r.blocks().size());
+  for (size_t i = 0; i < batches.size(); i++) {
+    batches[i] = std::make_unique<column>(s->schema);
+    r.blocks()[i].batch = batches[i].get();
+  }
+  r.each_block([&](record_parser &parser, block &b) {
+    record_walker walker(options.error_on_unknown_fields);
+    try {
+      r.read_records(parser, b, [&](element root, mismatch &why) {
+        simdjson::dom::object o;
+        if (root.get(o) != simdjson::SUCCESS) {
+          why.reason = std::string("a record must be an object, found ") + json_type_name(root);
+          return false;
+        }
+        return walker.append_object(*b.batch, o, why);
+      });
+    } catch (const std::bad_alloc &) {
+      b.error = {error_code::out_of_memory, b.begin, 0, "", "out of memory", ""};
+    }
+  });
+  if (arrow_error e = r.first_error(); !e.ok()) { return e; }
+  s->batches = std::move(batches);
+  out->get_schema = stream_get_schema;
+  out->get_next = stream_get_next;
+  out->get_last_error = stream_get_last_error;
+  out->release = stream_release;
+  out->private_data = s.release();
+  return {};
+}
+
+arrow_error usage(const std::string &why) {
+  arrow_error e;
+  e.code = error_code::invalid_argument;
+  e.detail = e.message = why;
+  return e;
+}
+
+} // namespace
+
+arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_read_options &options,
+                            ArrowArrayStream *out) noexcept {
+  if (out == nullptr || !in.well_formed()) { return usage("invalid argument"); }
+  out->release = nullptr;
+  try {
+    field given;
+    if (schema != nullptr) {
+      std::string why;
+      if (!arrow::import_schema(*schema, given, why)) { return usage(why); }
+      if (given.type != kind::structure) { return usage("the schema must be a struct (format \"+s\") of the record's fields"); }
+    }
+    const padded_input padded(in);
+    return read_into(padded, schema != nullptr ? &given : nullptr, options, out);
+  } catch (const std::bad_alloc &) {
+    arrow_error e;
+    e.code = error_code::out_of_memory;
+    e.detail = e.message = "out of memory";
+    return e;
+  } catch (...) {
+    return usage("unexpected failure");
+  }
+}
+
+arrow_error infer_arrow_schema(input in, const arrow_read_options &options, ArrowSchema *out) noexcept {
+  if (out == nullptr || !in.well_formed()) { return usage("invalid argument"); }
+  out->release = nullptr;
+  try {
+    const padded_input padded(in);
+    reader r(padded.data, padded.size, options);
+    r.cut();
+    field schema;
+    if (arrow_error e = infer(r, schema); !e.ok()) { return e; }
+    arrow::export_schema(schema, out);
+    return {};
+  } catch (const std::bad_alloc &) {
+    arrow_error e;
+    e.code = error_code::out_of_memory;
+    e.detail = e.message = "out of memory";
+    return e;
+  }
+}
+
+std::string describe_arrow_schema(const ArrowSchema &schema) {
+  field f;
+  std::string why;
+  if (!arrow::import_schema(schema, f, why)) { return why; }
+  return arrow::describe(f);
+}
+
+} // namespace simdbridge

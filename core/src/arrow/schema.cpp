@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "schema.h"
+
+#include <cstring>
+#include <memory>
+#include <new>
+
+namespace simdbridge::arrow {
+
+size_t field::width() const noexcept {
+  switch (type) {
+  case kind::int8: case kind::uint8: return 1;
+  case kind::int16: case kind::uint16: return 2;
+  case kind::int32: case kind::uint32: case kind::float32: case kind::date32: return 4;
+  case kind::int64: case kind::uint64: case kind::float64: case kind::timestamp: return 8;
+  default: return 0;
+  }
+}
+
+namespace {
+
+struct simple_format {
+  const char *format;
+  kind type;
+};
+const simple_format simple_formats[] = {
+    {"n", kind::null},    {"b", kind::boolean}, {"c", kind::int8},     {"s", kind::int16},
+    {"i", kind::int32},   {"l", kind::int64},   {"C", kind::uint8},    {"S", kind::uint16},
+    {"I", kind::uint32},  {"L", kind::uint64},  {"f", kind::float32},  {"g", kind::float64},
+    {"u", kind::utf8},    {"U", kind::large_utf8}, {"tdD", kind::date32}, {"+s", kind::structure},
+    {"+l", kind::list},   {"+L", kind::large_list},
+};
+
+} // namespace
+
+bool import_schema(const ArrowSchema &schema, field &out, std::string &why) {
+  if (schema.release == nullptr || schema.format == nullptr) {
+    why = "a released or empty ArrowSchema";
+    return false;
+  }
+  out = field{};
+  out.name = schema.name != nullptr ? schema.name : "";
+  out.nullable = (schema.flags & ARROW_FLAG_NULLABLE) != 0;
+  const std::string format = schema.format;
+  bool known = false;
+  for (const simple_format &f : simple_formats) {
+    if (format == f.format) {
+      out.type = f.type;
+      known = true;
+    }
+  }
+  if (!known && format.size() >= 4 && format.compare(0, 2, "ts") == 0 && format[3] == ':' &&
+      std::strchr("smun", format[2]) != nullptr) {
+    out.type = kind::timestamp;
+    out.unit = format[2];
+    out.timezone = format.substr(4);
+    known = true;
+  }
+  if (!known) {
+    why = "the Arrow type '" + format + "' of field '" + out.name + "' is not one this reader takes";
+    return false;
+  }
+  if (schema.dictionary != nullptr) {
+    why = "field '" + out.name + "' is dictionary-encoded, which this reader does not take";
+    return false;
+  }
+  const bool nested = out.type == kind::structure || out.type == kind::list || out.type == kind::large_list;
+  if (!nested && schema.n_children != 0) {
+    why = "field '" + out.name + "' of type '" + format + "' has children";
+    return false;
+  }
+  if ((out.type == kind::list || out.type == kind::large_list) && schema.n_children != 1) {
+    why = "list field '" + out.name + "' must have one child";
+    return false;
+  }
+  for (int64_t c = 0; c < schema.n_children; c++) {
+    if (schema.children == nullptr || schema.children[c] == nullptr) {
+      why = "field '" + out.name + "' has a missing child";
+      return false;
+    }
+    field child;
+    if (!import_schema(*schema.children[c], child, why)) { return false; }
+    out.children.push_back(std::move(child));
+  }
+  return true;
+}
+
+namespace {
+
+/** What an exported ArrowSchema owns. */
+struct schema_data {
+  std::string format;
+  std::string name;
+  std::vector<ArrowSchema *> children;
+};
+
+void release_schema(ArrowSchema *schema) {
+  if (schema == nullptr || schema->release == nullptr) { return; }
+  auto *data = static_cast<schema_data *>(schema->private_data);
+  for (ArrowSchema *child : data->children) {
+    if (child->release != nullptr) { child->release(child); }
+    delete child;
+  }
+  delete data;
+  schema->release = nullptr;
+}
+
+std::string format_of(const field &f) {
+  for (const simple_format &s : simple_formats) {
+    if (s.type == f.type) { return s.format; }
+  }
+  return std::string("ts") + f.unit + ":" + f.timezone; // timestamp
+}
+
+} // namespace
+
+void export_schema(const field &f, ArrowSchema *out) {
+  auto data = std::make_unique<schema_data>();
+  data->format = format_of(f);
+  data->name = f.name;
+  for (const field &c : f.children) {
+    auto child = std::make_unique<ArrowSchema>();
+    export_schema(c, child.get());
+    data->children.push_back(child.release());
+  }
+  out->format = data->format.c_str();
+  out->name = data->name.c_str();
+  out->metadata = nullptr;
+  out->flags = f.nullable ? ARROW_FLAG_NULLABLE : 0;
+  out->n_children = int64_t(data->children.size());
+  out->children = data->children.empty() ? nullptr : data->children.data();
+  out->dictionary = nullptr;
+  out->release = release_schema;
+  out->private_data = data.release();
+}
+
+std::string describe(const field &f) {
+  switch (f.type) {
+  case kind::null: return "null";
+  case kind::boolean: return "bool";
+  case kind::int8: return "int8";
+  case kind::int16: return "int16";
+  case kind::int32: return "int32";
+  case kind::int64: return "int64";
+  case kind::uint8: return "uint8";
+  case kind::uint16: return "uint16";
+  case kind::uint32: return "uint32";
+  case kind::uint64: return "uint64";
+  case kind::float32: return "float";
+  case kind::float64: return "double";
+  case kind::utf8: return "string";
+  case kind::large_utf8: return "large_string";
+  case kind::date32: return "date32[day]";
+  case kind::timestamp: {
+    const char *unit = f.unit == 's' ? "s" : f.unit == 'm' ? "ms" : f.unit == 'u' ? "us" : "ns";
+    return std::string("timestamp[") + unit + (f.timezone.empty() ? "" : ", tz=" + f.timezone) + "]";
+  }
+  case kind::list: return "list<" + (f.children.empty() ? std::string("?") : describe(f.children[0])) + ">";
+  case kind::large_list: return "large_list<" + (f.children.empty() ? std::string("?") : describe(f.children[0])) + ">";
+  case kind::structure: {
+    std::string s = "struct<";
+    for (size_t i = 0; i < f.children.size(); i++) {
+      if (i) { s += ", "; }
+      s += f.children[i].name + ": " + describe(f.children[i]);
+    }
+    return s + ">";
+  }
+  }
+  return "?";
+}
+
+} // namespace simdbridge::arrow

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+// NDJSON to Arrow in the core, through the C Data Interface as any consumer reads it: the
+// batches rendered back to text and compared with what the records say; the same batches and
+// errors for every block size and thread count; errors that name the record, field and byte.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "arrow/schema.h"
+#include "simdbridge/arrow.h"
+#include "test_support.h"
+
+namespace simdbridge::test {
+namespace {
+
+using arrow::field;
+using arrow::kind;
+
+bool valid(const ArrowArray &a, int64_t row) {
+  const auto *bits = static_cast<const uint8_t *>(a.buffers[0]);
+  return a.n_buffers == 0 ? false : bits == nullptr || (bits[(a.offset + row) / 8] >> ((a.offset + row) % 8) & 1);
+}
+
+/** One value of an array, as text: what the tests compare. */
+std::string render(const field &f, const ArrowArray &a, int64_t row) {
+  if (f.type == kind::null || !valid(a, row)) { return "null"; }
+  const int64_t i = a.offset + row;
+  const void *values = a.n_buffers > 1 ? a.buffers[1] : nullptr;
+  switch (f.type) {
+  case kind::boolean: return (static_cast<const uint8_t *>(values)[i / 8] >> (i % 8) & 1) ? "true" : "false";
+  case kind::int64: case kind::timestamp: return std::to_string(static_cast<const int64_t *>(values)[i]);
+  case kind::int32: case kind::date32: return std::to_string(static_cast<const int32_t *>(values)[i]);
+  case kind::uint64: return std::to_string(static_cast<const uint64_t *>(values)[i]);
+  case kind::float64: {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", static_cast<const double *>(values)[i]);
+    return text;
+  }
+  case kind::utf8: {
+    const auto *offsets = static_cast<const int32_t *>(values);
+    const char *bytes = static_cast<const char *>(a.buffers[2]);
+    return "\"" + std::string(bytes + offsets[i], size_t(offsets[i + 1] - offsets[i])) + "\"";
+  }
+  case kind::list: {
+    const auto *offsets = static_cast<const int32_t *>(values);
+    std::string out = "[";
+    for (int32_t k = offsets[i]; k < offsets[i + 1]; k++) {
+      if (k > offsets[i]) { out += ","; }
+      out += render(f.children[0], *a.children[0], k);
+    }
+    return out + "]";
+  }
+  case kind::structure: {
+    std::string out = "{";
+    for (size_t c = 0; c < f.children.size(); c++) {
+      if (c) { out += ","; }
+      out += f.children[c].name + ":" + render(f.children[c], *a.children[c], i);
+    }
+    return out + "}";
+  }
+  default: return "?";
+  }
+}
+
+struct read_result {
+  arrow_error error;
+  std::string schema;
+  std::vector<std::string> rows;
+  size_t batches = 0;
+};
+
+read_result read(const std::string &ndjson, const field *schema, arrow_read_options options = {}) {
+  ArrowSchema given{};
+  if (schema != nullptr) { arrow::export_schema(*schema, &given); }
+  ArrowArrayStream stream{};
+  read_result r;
+  r.error = ndjson_to_arrow(input::copy_of(ndjson), schema ? &given : nullptr, options, &stream);
+  if (given.release) { given.release(&given); }
+  if (!r.error.ok()) { return r; }
+  ArrowSchema out{};
+  EXPECT_EQ(stream.get_schema(&stream, &out), 0);
+  field f;
+  std::string why;
+  EXPECT_TRUE(arrow::import_schema(out, f, why)) << why;
+  r.schema = arrow::describe(f);
+  out.release(&out);
+  for (;;) {
+    ArrowArray batch{};
+    EXPECT_EQ(stream.get_next(&stream, &batch), 0);
+    if (batch.release == nullptr) { break; }
+    r.batches++;
+    for (int64_t row = 0; row < batch.length; row++) { r.rows.push_back(render(f, batch, row)); }
+    batch.release(&batch);
+  }
+  stream.release(&stream);
+  return r;
+}
+
+field make(std::string name, kind type, std::vector<field> children = {}) {
+  field f;
+  f.name = std::move(name);
+  f.type = type;
+  f.children = std::move(children);
+  return f;
+}
+
+const field record = make("", kind::structure, {
+    make("a", kind::int64), make("s", kind::utf8), make("b", kind::boolean),
+    make("l", kind::list, {make("item", kind::float64)}),
+    make("o", kind::structure, {make("x", kind::int32)}),
+});
+
+TEST(ArrowReader, ValuesNullsAndMissingFieldsWithASchema) {
+  const std::string ndjson = R"({"a": 1, "s": "x", "b": true, "l": [1.5, 2], "o": {"x": 7}}
+{"s": null, "zz": {"ignored": [1]}, "l": [], "o": null}
+
+{"b": false, "a": -3, "l": null, "o": {}})";
+  const read_result r = read(ndjson, &record);
+  ASSERT_TRUE(r.error.ok()) << r.error.message;
+  EXPECT_EQ(r.schema, "struct<a: int64, s: string, b: bool, l: list<double>, o: struct<x: int32>>");
+  ASSERT_EQ(r.rows.size(), 3u);
+  EXPECT_EQ(r.rows[0], "{a:1,s:\"x\",b:true,l:[1.5,2],o:{x:7}}");
+  EXPECT_EQ(r.rows[1], "{a:null,s:null,b:null,l:[],o:null}");
+  EXPECT_EQ(r.rows[2], "{a:-3,s:null,b:false,l:null,o:{x:null}}");
+}
+
+TEST(ArrowReader, InferenceFollowsPyarrowsRules) {
+  const read_result r = read("{\"a\": 1, \"n\": null, \"l\": [1]}\n{\"a\": 2.5, \"l\": [], \"o\": {\"k\": \"v\"}}\n", nullptr);
+  ASSERT_TRUE(r.error.ok()) << r.error.message;
+  EXPECT_EQ(r.schema, "struct<a: double, n: null, l: list<int64>, o: struct<k: string>>");
+  EXPECT_EQ(r.rows[0], "{a:1,n:null,l:[1],o:null}");
+  const read_result conflict = read("{\"a\": 1}\n{\"a\": \"x\"}\n", nullptr);
+  EXPECT_EQ(conflict.error.code, error_code::type_mismatch);
+  EXPECT_EQ(conflict.error.message, "record 2, field /a: a value of type string where earlier records had int64 at byte 15");
+}
+
+TEST(ArrowReader, TheSameBatchesAndErrorsForEveryBlockSizeAndThreadCount) {
+  std::string ndjson;
+  for (int i = 0; i < 500; i++) {
+    ndjson += "{\"a\": " + std::to_string(i) + ", \"s\": \"v" + std::to_string(i) + "\", \"l\": [" + std::to_string(i) + "]}\n";
+    if (i % 17 == 0) { ndjson += "\n"; }
+  }
+  const read_result one = read(ndjson, &record);
+  ASSERT_TRUE(one.error.ok());
+  const std::string bad = ndjson + "{\"a\": \"no\"}\n" + ndjson;
+  const read_result failed = read(bad, &record);
+  ASSERT_FALSE(failed.error.ok());
+  EXPECT_EQ(failed.error.record, 501u);
+  EXPECT_EQ(failed.error.path, "/a");
+  EXPECT_EQ(failed.error.offset, ndjson.size() + 6);
+  for (size_t block : {size_t(1), size_t(100), size_t(4096)}) {
+    for (unsigned threads : {1u, 2u, 5u}) {
+      arrow_read_options o;
+      o.block_size = block;
+      o.threads = threads;
+      const read_result r = read(ndjson, &record, o);
+      EXPECT_EQ(r.rows, one.rows) << block << " " << threads;
+      EXPECT_EQ(read(ndjson, nullptr, o).rows, read(ndjson, nullptr).rows) << block << " " << threads;
+      const read_result e = read(bad, &record, o);
+      EXPECT_EQ(e.error.message, failed.error.message) << block << " " << threads;
+    }
+  }
+}
+
+TEST(ArrowReader, MalformedRecordsAreTheScalarParsersErrors) {
+  EXPECT_EQ(read("{\"a\": 1}\n{\"a\": tru}\n", &record).error.message, "record 2: invalid literal: expected true, false or null at byte 15");
+  EXPECT_EQ(read("{\"a\": 1}\n[1]\n", &record).error.message, "record 2: a record must be an object, found an array at byte 9");
+  EXPECT_EQ(read("{\"a\": 1", &record).error.code, error_code::unexpected_end);
+  EXPECT_EQ(read("{\"a\": 99999999999999999999999}", &record).error.code, error_code::unsupported_value);
+  EXPECT_EQ(read("{\"a\": 1, \"a\": 2}", &record).error.detail, "the key appears twice in the object");
+  arrow_read_options strict;
+  strict.error_on_unknown_fields = true;
+  EXPECT_EQ(read("{\"zz\": 1}", &record, strict).error.path, "/zz");
+  arrow_read_options shallow;
+  shallow.limits.max_depth = 2;
+  EXPECT_EQ(read("{\"o\": {\"x\": 1}}", &record, shallow).rows.size(), 1u); // a scalar at the limit
+  EXPECT_EQ(read("{\"o\": {\"x\": [1]}}", &record, shallow).error.code, error_code::depth_limit);
+}
+
+} // namespace
+} // namespace simdbridge::test

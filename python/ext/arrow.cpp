@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: Apache-2.0
+// NDJSON to Arrow for Python, through the Arrow PyCapsule interface: loads_arrow returns an
+// object with __arrow_c_stream__ and __arrow_c_schema__, which pyarrow.table(), polars and
+// DuckDB take without a copy. The package itself never imports pyarrow.
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <thread>
+
+#include "common.h"
+#include "simdbridge/arrow.h"
+
+namespace simdbridge::python {
+
+namespace {
+
+/** The record batches read, until __arrow_c_stream__ hands them over (once). */
+struct arrow_stream_object {
+  PyObject_HEAD
+  ArrowArrayStream stream;
+};
+
+PyTypeObject ArrowStreamType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+void stream_capsule_destructor(PyObject *capsule) {
+  auto *stream = static_cast<ArrowArrayStream *>(PyCapsule_GetPointer(capsule, "arrow_array_stream"));
+  if (stream == nullptr) {
+    PyErr_Clear();
+    return;
+  }
+  if (stream->release != nullptr) { stream->release(stream); }
+  delete stream;
+}
+
+void schema_capsule_destructor(PyObject *capsule) {
+  auto *schema = static_cast<ArrowSchema *>(PyCapsule_GetPointer(capsule, "arrow_schema"));
+  if (schema == nullptr) {
+    PyErr_Clear();
+    return;
+  }
+  if (schema->release != nullptr) { schema->release(schema); }
+  delete schema;
+}
+
+void stream_dealloc(PyObject *self) {
+  auto *s = reinterpret_cast<arrow_stream_object *>(self);
+  if (s->stream.release != nullptr) { s->stream.release(&s->stream); }
+  PyObject_Free(self);
+}
+
+/** __arrow_c_stream__(requested_schema=None): the stream, moved into a capsule. */
+PyObject *stream_export(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static const char *keywords[] = {"requested_schema", nullptr};
+  PyObject *requested = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char **>(keywords), &requested)) { return nullptr; }
+  auto *s = reinterpret_cast<arrow_stream_object *>(self);
+  if (s->stream.release == nullptr) {
+    PyErr_SetString(PyExc_ValueError, "the record batches were handed over already (an ArrowStream is read once)");
+    return nullptr;
+  }
+  // A requested schema other than our own would need a cast, which the consumer does itself.
+  auto *moved = new (std::nothrow) ArrowArrayStream(s->stream);
+  if (moved == nullptr) { return PyErr_NoMemory(); }
+  PyObject *capsule = PyCapsule_New(moved, "arrow_array_stream", stream_capsule_destructor);
+  if (capsule == nullptr) {
+    delete moved;
+    return nullptr;
+  }
+  s->stream.release = nullptr; // the capsule owns it now
+  return capsule;
+}
+
+/** __arrow_c_schema__(): the schema of the batches. */
+PyObject *stream_schema(PyObject *self, PyObject *) {
+  auto *s = reinterpret_cast<arrow_stream_object *>(self);
+  if (s->stream.release == nullptr) {
+    PyErr_SetString(PyExc_ValueError, "the record batches were handed over already (an ArrowStream is read once)");
+    return nullptr;
+  }
+  auto *schema = new (std::nothrow) ArrowSchema();
+  if (schema == nullptr) { return PyErr_NoMemory(); }
+  if (s->stream.get_schema(&s->stream, schema) != 0) {
+    delete schema;
+    return PyErr_NoMemory();
+  }
+  PyObject *capsule = PyCapsule_New(schema, "arrow_schema", schema_capsule_destructor);
+  if (capsule == nullptr) {
+    schema->release(schema);
+    delete schema;
+  }
+  return capsule;
+}
+
+PyMethodDef stream_methods[] = {
+    {"__arrow_c_stream__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(stream_export)),
+     METH_VARARGS | METH_KEYWORDS, "The record batches as an ArrowArrayStream PyCapsule (once)."},
+    {"__arrow_c_schema__", stream_schema, METH_NOARGS, "The schema as an ArrowSchema PyCapsule."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+/** The ArrowSchema behind an object with __arrow_c_schema__ (a new capsule, which owns it). */
+PyObject *schema_capsule_of(PyObject *schema, const ArrowSchema **out) {
+  PyObject *capsule = PyObject_CallMethod(schema, "__arrow_c_schema__", nullptr);
+  if (capsule == nullptr) {
+    if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_TypeError, "schema must have __arrow_c_schema__ (a pyarrow.Schema, ...), not %.100s",
+                   Py_TYPE(schema)->tp_name);
+    }
+    return nullptr;
+  }
+  *out = static_cast<const ArrowSchema *>(PyCapsule_GetPointer(capsule, "arrow_schema"));
+  if (*out == nullptr) {
+    Py_DECREF(capsule);
+    return nullptr;
+  }
+  return capsule;
+}
+
+} // namespace
+
+PyObject *loads_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
+  static const char *keywords[] = {"data", "schema", "block_size", "error_on_unknown_fields", "threads", nullptr};
+  PyObject *data;
+  PyObject *schema = Py_None;
+  Py_ssize_t block_size = Py_ssize_t(1) << 20;
+  int unknown_is_error = 0;
+  PyObject *threads = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$npO", const_cast<char **>(keywords), &data, &schema, &block_size,
+                                   &unknown_is_error, &threads)) {
+    return nullptr;
+  }
+  if (block_size < 1) {
+    PyErr_SetString(PyExc_ValueError, "block_size must be at least 1");
+    return nullptr;
+  }
+  arrow_read_options options;
+  options.block_size = size_t(block_size);
+  options.error_on_unknown_fields = unknown_is_error != 0;
+  options.limits = thread_parser().options();
+  if (threads == Py_None) {
+    options.threads = std::max(1u, std::thread::hardware_concurrency());
+  } else {
+    const long n = PyLong_AsLong(threads);
+    if (n == -1 && PyErr_Occurred()) { return nullptr; }
+    if (n < 1) {
+      PyErr_SetString(PyExc_ValueError, "threads must be at least 1 (or None: one per core)");
+      return nullptr;
+    }
+    options.threads = unsigned(n);
+  }
+  const ArrowSchema *given = nullptr;
+  owned schema_capsule(nullptr);
+  if (schema != Py_None) {
+    schema_capsule.p = schema_capsule_of(schema, &given);
+    if (schema_capsule.p == nullptr) { return nullptr; }
+  }
+  input_bytes in;
+  if (!in.acquire(data)) {
+    if (!PyErr_Occurred()) {
+      PyErr_Format(PyExc_TypeError, "the NDJSON data must be str, bytes, bytearray or memoryview, not %.100s",
+                   Py_TYPE(data)->tp_name);
+    }
+    return nullptr;
+  }
+  auto *result = PyObject_New(arrow_stream_object, &ArrowStreamType);
+  if (result == nullptr) { return nullptr; }
+  result->stream.release = nullptr;
+  arrow_error e;
+  const simdbridge::input bytes = in.as_input();
+  Py_BEGIN_ALLOW_THREADS e = ndjson_to_arrow(bytes, given, options, &result->stream);
+  Py_END_ALLOW_THREADS
+  if (!e.ok()) {
+    Py_DECREF(result);
+    if (e.code == error_code::invalid_argument) {
+      PyErr_SetString(PyExc_ValueError, e.message.c_str());
+      return nullptr;
+    }
+    return raise_arrow_error(e, data);
+  }
+  return reinterpret_cast<PyObject *>(result);
+}
+
+bool init_arrow(PyObject *module) {
+  ArrowStreamType.tp_name = "simdbridge._core.ArrowStream";
+  ArrowStreamType.tp_basicsize = sizeof(arrow_stream_object);
+  ArrowStreamType.tp_dealloc = stream_dealloc;
+  ArrowStreamType.tp_flags = Py_TPFLAGS_DEFAULT;
+  ArrowStreamType.tp_doc = "Arrow record batches read by loads_arrow: pass it to pyarrow.table(), "
+                           "polars.DataFrame(), duckdb.from_arrow() (read once).";
+  ArrowStreamType.tp_methods = stream_methods;
+  if (PyType_Ready(&ArrowStreamType) < 0) { return false; }
+  Py_INCREF(&ArrowStreamType);
+  return PyModule_AddObject(module, "ArrowStream", reinterpret_cast<PyObject *>(&ArrowStreamType)) == 0;
+}
+
+} // namespace simdbridge::python

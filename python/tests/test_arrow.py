@@ -1,0 +1,234 @@
+# SPDX-License-Identifier: Apache-2.0
+"""loads_arrow(): NDJSON to Arrow record batches, compared with pyarrow's own JSON reader (with
+a schema, and inferred), handed to pyarrow, polars and DuckDB through the PyCapsule interface;
+errors that name the record, the field and the byte offset; the same table and the same error
+for every block size and thread count."""
+import datetime
+import json
+
+import pytest
+
+import simdbridge
+from conftest import data_dir
+
+pa = pytest.importorskip("pyarrow")
+pajson = pytest.importorskip("pyarrow.json")
+
+
+def ours(data, schema=None, **kw):
+    return pa.table(simdbridge.loads_arrow(data, schema, **kw))
+
+
+def theirs(data, schema=None):
+    """pyarrow's reader; it reads no date32 from a string, so those are read as strings and cast."""
+    read_as = schema
+    if schema is not None:
+        read_as = pa.schema([pa.field(f.name, pa.string()) if f.type == pa.date32() else f for f in schema])
+    options = pajson.ParseOptions(explicit_schema=read_as, unexpected_field_behavior="ignore" if schema else "infer")
+    table = pajson.read_json(pa.py_buffer(data), parse_options=options)
+    return table.select(schema.names).cast(schema) if schema is not None else table
+
+
+FLAT = pa.schema([
+    ("b", pa.bool_()), ("i8", pa.int8()), ("i16", pa.int16()), ("i32", pa.int32()), ("i64", pa.int64()),
+    ("u8", pa.uint8()), ("u16", pa.uint16()), ("u32", pa.uint32()), ("u64", pa.uint64()),
+    ("f32", pa.float32()), ("f64", pa.float64()), ("s", pa.string()), ("ls", pa.large_string()),
+    ("d", pa.date32()), ("ts", pa.timestamp("us", tz="UTC")), ("tn", pa.timestamp("s")),
+])
+
+
+def flat_records(n):
+    out = []
+    for i in range(n):
+        r = {"b": i % 3 == 0, "i8": i % 100 - 50, "i16": i * 7 % 30000, "i32": i * 1000, "i64": i * 10**12,
+             "u8": i % 256, "u16": i % 65536, "u32": i * 3, "u64": 2**63 + i, "f32": i / 4, "f64": i / 3,
+             "s": f"name {i} é", "ls": "x" * (i % 5), "d": "2024-02-%02d" % (i % 28 + 1),
+             "ts": "2024-02-29T12:34:56.%06dZ" % i, "tn": "2001-09-09T01:46:40", "extra": [i]}
+        if i % 7 == 0:
+            r["s"] = None
+        if i % 11 == 0:
+            del r["f64"]
+        out.append(r)
+    return "".join(json.dumps(r) + "\n" for r in out).encode()
+
+
+def test_flat_records_with_a_schema_equal_pyarrows():
+    data = flat_records(500)
+    table = ours(data, FLAT)
+    assert table.schema == FLAT
+    assert table.equals(theirs(data, FLAT))
+    assert table.num_rows == 500
+
+
+def test_nested_structs_and_lists_with_a_schema():
+    schema = pa.schema([
+        ("id", pa.int64()),
+        ("actor", pa.struct([("login", pa.string()), ("id", pa.int64())])),
+        ("tags", pa.list_(pa.string())),
+        ("matrix", pa.list_(pa.list_(pa.float64()))),
+        ("payload", pa.struct([("commits", pa.list_(pa.struct([("sha", pa.string()), ("n", pa.int32())])))])),
+    ])
+    rows = [
+        {"id": 1, "actor": {"login": "a", "id": 7}, "tags": ["x", "y"], "matrix": [[1, 2.5], []],
+         "payload": {"commits": [{"sha": "s1", "n": 1}, {"n": 2}]}},
+        {"id": 2, "actor": None, "tags": [], "matrix": None, "payload": {}},
+        {"id": 3, "tags": [None, "z"], "ignored": {"deep": [1, 2]}},
+    ]
+    data = "\n".join(json.dumps(r) for r in rows).encode()
+    table = ours(data, schema)
+    assert table.equals(theirs(data, schema))
+    assert table.column("payload").to_pylist()[0] == {"commits": [{"sha": "s1", "n": 1}, {"sha": None, "n": 2}]}
+    # pyarrow's reader takes no large_list of lists: those are checked against the records.
+    large = pa.schema([("matrix", pa.large_list(pa.list_(pa.float64()))), ("tags", pa.large_list(pa.large_string()))])
+    t = ours(data, large)
+    assert t.schema == large
+    assert t.column("matrix").to_pylist() == [[[1.0, 2.5], []], None, None]
+    assert t.column("tags").to_pylist() == [["x", "y"], [], [None, "z"]]
+
+
+INFER = [
+    {"a": 1, "b": "x", "c": None, "d": [1, 2], "e": {"f": True}},
+    {"a": 2.5, "b": None, "c": None, "d": [], "e": {"g": "late"}},
+    {"a": None, "b": "y", "d": [3], "h": 10},
+]
+
+
+def test_inference_as_pyarrow_infers():
+    data = "\n".join(json.dumps(r) for r in INFER).encode()
+    table = ours(data)
+    expected = theirs(data)
+    assert table.schema == expected.schema, (table.schema, expected.schema)
+    assert table.equals(expected)
+
+
+def test_inference_reads_gh_archive_where_pyarrow_and_polars_fail():
+    path = data_dir("ndjson", "gharchive-2015-01-01-0.ndjson")
+    data = path.read_bytes()
+    table = ours(data)
+    lines = [json.loads(line) for line in data.splitlines() if line.strip()]
+    assert table.num_rows == len(lines)
+    assert table.column("id").to_pylist() == [r["id"] for r in lines]
+    assert table.column("actor").to_pylist()[5]["login"] == lines[5]["actor"]["login"]
+    assert pa.types.is_struct(table.schema.field("payload").type)
+
+
+def test_gh_archive_projection_equals_pyarrows():
+    data = data_dir("ndjson", "gharchive-2015-01-01-0.ndjson").read_bytes()
+    schema = pa.schema([("id", pa.string()), ("type", pa.string()), ("public", pa.bool_()),
+                        ("actor", pa.struct([("id", pa.int64()), ("login", pa.string())])),
+                        ("repo", pa.struct([("id", pa.int64()), ("name", pa.string())])),
+                        ("created_at", pa.string())])
+    assert ours(data, schema).equals(theirs(data, schema))
+
+
+@pytest.mark.parametrize("block_size", [1, 64, 1000, 1 << 20])
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_every_block_size_and_thread_count_gives_the_same_table(block_size, threads):
+    data = flat_records(300)
+    expected = ours(data, FLAT)
+    table = ours(data, FLAT, block_size=block_size, threads=threads)
+    assert table.equals(expected)
+    assert ours(data, block_size=block_size, threads=threads).equals(ours(data))
+
+
+@pytest.mark.parametrize("block_size", [1, 50, 1 << 20])
+@pytest.mark.parametrize("threads", [1, 3])
+def test_errors_name_the_record_the_field_and_the_byte(block_size, threads):
+    lines = [b'{"a": 1, "b": {"c": "x"}}'] * 40 + [b'{"a": 2, "b": {"c": 5}}'] + [b'{"a": "late"}'] * 5
+    data = b"\n".join(lines)
+    schema = pa.schema([("a", pa.int64()), ("b", pa.struct([("c", pa.string())]))])
+    with pytest.raises(simdbridge.StreamError) as e:
+        simdbridge.loads_arrow(data, schema, block_size=block_size, threads=threads)
+    at = data.index(b'{"a": 2, "b": {"c": 5}}') + len(b'{"a": 2, "b": {"c": ')
+    assert (e.value.document, e.value.offset) == (41, at)
+    assert "field /b/c: expected string, found an integer" in str(e.value)
+    # Inference: the first record whose type conflicts with the ones before it.
+    with pytest.raises(simdbridge.StreamError) as i:
+        simdbridge.loads_arrow(data, block_size=block_size, threads=threads)
+    assert i.value.document == 41 and "field /b/c" in str(i.value)
+
+
+@pytest.mark.parametrize("data,message,offset", [
+    (b'{"a": 1}\n{"a": }\n', "expected a value", 15),
+    (b'{"a": 1}\n{"a": 1', "truncated", 16),
+    (b'{"a": 1}\n[1, 2]\n', "a record must be an object", 9),
+    (b'\xef\xbb\xbf{"a": 1}\n', "byte order mark", 0),
+    (b'{"a": "\xff"}\n', "invalid UTF-8", 7),
+    (b'{"a": 12345678901234567890123}\n', "past 64 bits", 0),
+])
+def test_malformed_input_is_a_clear_error(data, message, offset):
+    with pytest.raises(simdbridge.StreamError) as e:
+        simdbridge.loads_arrow(data, pa.schema([("a", pa.int64())]))
+    assert message in str(e.value) and e.value.offset == offset, str(e.value)
+
+
+def test_blank_lines_crlf_and_a_last_line_without_newline():
+    data = b'\n{"a": 1}\r\n\r\n  \n{"a": 2}\n{"a": 3}'
+    assert ours(data).column("a").to_pylist() == [1, 2, 3]
+    assert ours(b"").num_rows == 0
+    assert ours(b"", pa.schema([("a", pa.int64())])).schema == pa.schema([("a", pa.int64())])
+
+
+def test_unknown_fields_and_range_errors():
+    schema = pa.schema([("a", pa.int8())])
+    assert ours(b'{"a": 1, "zz": [1, {"q": 2}]}', schema).column("a").to_pylist() == [1]
+    with pytest.raises(simdbridge.StreamError) as e:
+        simdbridge.loads_arrow(b'{"a": 1, "zz": 2}', schema, error_on_unknown_fields=True)
+    assert "field /zz" in str(e.value)
+    with pytest.raises(simdbridge.StreamError) as r:
+        simdbridge.loads_arrow(b'{"a": 128}', schema)
+    assert "out of the type's range" in str(r.value)
+    with pytest.raises(simdbridge.StreamError) as d:
+        simdbridge.loads_arrow(b'{"a": 1, "a": 2}', schema)
+    assert "twice" in str(d.value)
+
+
+def test_timestamps_and_dates():
+    schema = pa.schema([("t", pa.timestamp("ms", tz="UTC")), ("d", pa.date32()), ("n", pa.timestamp("ns"))])
+    data = (b'{"t": "2024-02-29T23:59:59.123+01:00", "d": "1969-12-31", "n": 5}\n'
+            b'{"t": 1700000000000, "d": 19000, "n": "2024-01-01 00:00:00.000000001"}\n')
+    table = ours(data, schema)
+    assert table.column("t").to_pylist()[0] == datetime.datetime(2024, 2, 29, 22, 59, 59, 123000, tzinfo=datetime.timezone.utc)
+    assert table.column("d").to_pylist() == [datetime.date(1969, 12, 31), datetime.date(2022, 1, 8)]
+    assert table.column("n").cast(pa.int64()).to_pylist() == [5, 1704067200000000001]
+    with pytest.raises(simdbridge.StreamError) as e:
+        simdbridge.loads_arrow(b'{"d": "2024-13-01"}', schema)
+    assert "not a date" in str(e.value)
+
+
+def test_polars_and_duckdb_take_it_without_pyarrow_in_between():
+    data = flat_records(50)
+    expected = ours(data, FLAT)
+    pl = pytest.importorskip("polars")
+    frame = pl.DataFrame(simdbridge.loads_arrow(data, FLAT))
+    assert frame.height == 50 and frame["i64"].to_list() == expected.column("i64").to_pylist()
+    duckdb = pytest.importorskip("duckdb")
+    stream = simdbridge.loads_arrow(data, FLAT)
+    result = duckdb.sql("select sum(i32) as s, count(*) as n from stream").fetchall()
+    assert result == [(sum(expected.column("i32").to_pylist()), 50)]
+
+
+def test_the_stream_is_read_once_and_its_schema_is_there_before():
+    result = simdbridge.loads_arrow(b'{"a": [1]}\n')
+    assert pa.schema(result) == pa.schema([("a", pa.list_(pa.int64()))])
+    pa.table(result)
+    with pytest.raises(ValueError):
+        pa.table(result)
+
+
+def test_load_arrow_file(tmp_path):
+    path = tmp_path / "x.ndjson"
+    path.write_bytes(flat_records(20))
+    assert pa.table(simdbridge.load_arrow_file(path, FLAT)).equals(ours(flat_records(20), FLAT))
+    (tmp_path / "empty.ndjson").write_bytes(b"")
+    assert pa.table(simdbridge.load_arrow_file(tmp_path / "empty.ndjson")).num_rows == 0
+
+
+def test_limits_apply_to_each_record():
+    previous = simdbridge.set_limits(max_depth=3)
+    try:
+        with pytest.raises(simdbridge.LimitError) as e:
+            simdbridge.loads_arrow(b'{"a": 1}\n{"a": [[[1]]]}\n')
+        assert (e.value.limit, e.value.document) == ("max_depth", 2)
+    finally:
+        simdbridge.set_limits(**previous)
