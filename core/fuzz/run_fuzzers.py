@@ -20,11 +20,11 @@ import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
-TARGETS = ["fuzz_document", "fuzz_stream", "fuzz_extract", "fuzz_writer"]
+TARGETS = ["fuzz_document", "fuzz_stream", "fuzz_extract", "fuzz_writer", "fuzz_arrow"]
 MAX_LEN = 16384
 # The stream target reads each input at three batch sizes down to 32 bytes (a simdjson batch,
 # handed to a second thread, every 32 bytes): shorter inputs, more of them.
-MAX_LEN_OF = {"fuzz_stream": 4096}
+MAX_LEN_OF = {"fuzz_stream": 4096, "fuzz_arrow": 4096}
 
 
 def seed(target, corpus, data):
@@ -33,7 +33,7 @@ def seed(target, corpus, data):
     if any(corpus.iterdir()):
         return
     kind = {"fuzz_document": "document", "fuzz_writer": "document", "fuzz_stream": "stream",
-            "fuzz_extract": "extract"}[target]
+            "fuzz_extract": "extract", "fuzz_arrow": "arrow"}[target]
     sources = [HERE / "seeds" / kind, HERE / "regressions" / target]
     if kind in ("document", "stream"):
         sources += [data / "jsonchecker"]
@@ -51,6 +51,9 @@ def seed(target, corpus, data):
         elif kind == "extract":
             for selector in range(0, 72, 9):
                 (corpus / f"ndjson-{selector}-{path.name}").write_bytes(bytes([selector, 8, 40]) + head)
+        elif kind == "arrow":
+            for selector in range(5):
+                (corpus / f"ndjson-{selector}-{path.name}").write_bytes(bytes([selector]) + head)
 
 
 def run(target, build, data, seconds, runs):

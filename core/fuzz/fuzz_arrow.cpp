@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// NDJSON to Arrow, with a schema the input's first byte chooses (or none: inferred): the same
+// verdict, message and row count for two block sizes and two thread counts; on success a row
+// per non-blank line, every array released; an error in a record's syntax the scalar
+// parser's, at the same byte.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "arrow/schema.h"
+#include "fuzz_support.h"
+#include "simdbridge/arrow.h"
+
+using namespace simdbridge;
+using simdbridge::arrow::field;
+using simdbridge::arrow::kind;
+using simdbridge::arrow::named;
+
+namespace {
+
+field with(field f, std::vector<field> children) {
+  f.children = std::move(children);
+  return f;
+}
+
+const std::vector<field> &schemas() {
+  static const std::vector<field> all = {
+      with(named("", kind::structure), {named("a", kind::int64), named("b", kind::utf8), named("c", kind::boolean)}),
+      with(named("", kind::structure), {named("a", kind::float64), with(named("l", kind::list), {named("item", kind::int32)})}),
+      with(named("", kind::structure), {with(named("a", kind::structure), {named("b", kind::uint8), named("c", kind::large_utf8)}),
+                                        named("t", kind::timestamp), named("d", kind::date32)}),
+      with(named("", kind::structure), {with(named("a", kind::large_list), {with(named("item", kind::structure), {named("x", kind::int16)})}),
+                                        named("n", kind::null), named("f", kind::float32)}),
+  };
+  return all;
+}
+
+struct verdict {
+  arrow_error error;
+  int64_t rows = 0;
+};
+
+verdict read(const uint8_t *data, size_t size, const field *schema, size_t block, unsigned threads) {
+  ArrowSchema given{};
+  if (schema != nullptr) { arrow::export_schema(*schema, &given); }
+  arrow_read_options options;
+  options.block_size = block;
+  options.threads = threads;
+  options.limits.max_depth = 16;
+  ArrowArrayStream stream{};
+  verdict v;
+  v.error = ndjson_to_arrow(input::copy_of(data, size), schema ? &given : nullptr, options, &stream);
+  if (given.release) { given.release(&given); }
+  if (!v.error.ok()) { return v; }
+  ArrowSchema out{};
+  fuzz::expect(stream.get_schema(&stream, &out) == 0 && out.release != nullptr, "arrow: no schema");
+  out.release(&out);
+  for (;;) {
+    ArrowArray batch{};
+    fuzz::expect(stream.get_next(&stream, &batch) == 0, "arrow: get_next failed");
+    if (batch.release == nullptr) { break; }
+    fuzz::expect(batch.null_count == 0 || batch.buffers[0] != nullptr, "arrow: nulls without a bitmap");
+    v.rows += batch.length;
+    batch.release(&batch);
+  }
+  stream.release(&stream);
+  return v;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size == 0) { return 0; }
+  const uint8_t selector = data[0];
+  data++;
+  size--;
+  const field *schema = selector % 5 == 4 ? nullptr : &schemas()[selector % 5];
+  const verdict one = read(data, size, schema, size_t(1) << 20, 1);
+  const verdict other = read(data, size, schema, 1 + selector % 97, 3);
+  if (one.error.message != other.error.message || one.rows != other.rows) {
+    std::fprintf(stderr, "FINDING: arrow: block size or threads change the result: '%s' (%lld rows) vs '%s' (%lld rows)\n",
+                 one.error.message.c_str(), (long long)one.rows, other.error.message.c_str(), (long long)other.rows);
+    std::abort();
+  }
+  // Each record, alone: the rows are the non-blank lines; a syntax error is the scalar parser's.
+  parser_options limits;
+  limits.max_depth = 16;
+  int64_t lines = 0;
+  for (size_t pos = 0; pos < size;) {
+    const void *newline = std::memchr(data + pos, '\n', size - pos);
+    const size_t end = newline ? size_t(static_cast<const uint8_t *>(newline) - data) : size;
+    size_t first = pos, last = end;
+    while (first < last && internal::is_json_whitespace(data[first])) { first++; }
+    while (last > first && internal::is_json_whitespace(data[last - 1])) { last--; }
+    if (first < last) {
+      lines++;
+      const fuzz::outcome alone = fuzz::slow_checksum(data + first, last - first, limits);
+      if (one.error.ok()) { fuzz::expect(alone.ok && data[first] == '{', "arrow: accepted a record that is not an object"); }
+      if (!one.error.ok() && one.error.record == uint64_t(lines) && one.error.code != error_code::type_mismatch &&
+          one.error.code != error_code::unsupported_value) {
+        fuzz::outcome theirs{false, 0, one.error.code, one.error.offset - first};
+        if (!theirs.same_verdict(alone)) { fuzz::fail("arrow's record error against the record alone", theirs, alone); }
+      }
+    }
+    pos = newline ? end + 1 : size;
+  }
+  if (one.error.ok()) { fuzz::expect(one.rows == lines, "arrow: a row per non-blank line"); }
+  return 0;
+}
