@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -135,11 +136,14 @@ bool parse_file_options(int argc, char **argv, file_options &out) {
   return true;
 }
 
-/** checksum and validate: one line per file, errors reported, exit 1 if any file failed. */
-int run_files(int argc, char **argv, bool with_checksum) {
+/**
+ * Reads each file named on the command line and hands its bytes to `read` (which reports its
+ * own errors and returns false for them); a file that cannot be read is reported here. Exits
+ * with 2 on a usage error, 1 if any file failed or standard output could not be written.
+ */
+template <typename Read> int each_file(int argc, char **argv, Read &&read) {
   file_options options;
   if (!parse_file_options(argc, argv, options)) { return 2; }
-  simdbridge::parser parser(options.parser);
   simdbridge::cli::file_bytes file;
   int status = 0;
   for (const std::string &name : options.files) {
@@ -149,51 +153,46 @@ int run_files(int argc, char **argv, bool with_checksum) {
       status = 1;
       continue;
     }
-    const simdbridge::input in = file.as_input();
-    if (with_checksum) {
-      const auto r = options.stream ? parser.checksum_stream(in) : parser.checksum(in);
-      if (!r.ok()) {
-        report(name, r.error());
-        status = 1;
-        continue;
-      }
-      std::printf("%016" PRIx64 "  %s\n", r.value(), name.c_str());
-    } else {
-      const simdbridge::error e =
-          options.stream ? parser.validate_stream(in).error() : parser.validate(in);
-      if (!e.ok()) {
-        report(name, e);
-        status = 1;
-        continue;
-      }
-      std::printf("%s: OK\n", name.c_str());
-    }
+    if (!read(options, name, file.as_input())) { status = 1; }
     if (!stdout_ok()) { return 1; }
   }
   return status;
 }
 
+/** checksum and validate: one line per file. */
+int run_files(int argc, char **argv, bool with_checksum) {
+  std::optional<simdbridge::parser> parser;
+  return each_file(argc, argv, [&](const file_options &options, const std::string &name, simdbridge::input in) {
+    if (!parser) { parser.emplace(options.parser); }
+    if (with_checksum) {
+      const auto r = options.stream ? parser->checksum_stream(in) : parser->checksum(in);
+      if (!r.ok()) {
+        report(name, r.error());
+        return false;
+      }
+      std::printf("%016" PRIx64 "  %s\n", r.value(), name.c_str());
+    } else {
+      const simdbridge::error e = options.stream ? parser->validate_stream(in).error() : parser->validate(in);
+      if (!e.ok()) {
+        report(name, e);
+        return false;
+      }
+      std::printf("%s: OK\n", name.c_str());
+    }
+    return true;
+  });
+}
+
 /** arrow-schema: the schema loads_arrow would infer, one field a line ("name: type"). */
 int run_arrow_schema(int argc, char **argv) {
-  file_options options;
-  if (!parse_file_options(argc, argv, options)) { return 2; }
-  simdbridge::cli::file_bytes file;
-  int status = 0;
-  for (const std::string &name : options.files) {
-    std::string why;
-    if (!simdbridge::cli::read_file(name, file, why)) {
-      std::fprintf(stderr, "%s: error: %s\n", name.c_str(), why.c_str());
-      status = 1;
-      continue;
-    }
+  return each_file(argc, argv, [&](const file_options &options, const std::string &name, simdbridge::input in) {
     simdbridge::arrow_read_options read;
     read.limits = options.parser;
     ArrowSchema schema{};
-    const simdbridge::arrow_error e = simdbridge::infer_arrow_schema(file.as_input(), read, &schema);
+    const simdbridge::arrow_error e = simdbridge::infer_arrow_schema(in, read, &schema);
     if (!e.ok()) {
       std::fprintf(stderr, "%s: error: %s\n", name.c_str(), e.message.c_str());
-      status = 1;
-      continue;
+      return false;
     }
     if (options.files.size() > 1) { std::printf("%s:\n", name.c_str()); }
     for (int64_t c = 0; c < schema.n_children; c++) {
@@ -201,9 +200,8 @@ int run_arrow_schema(int argc, char **argv) {
       std::printf("%s: %s\n", schema.children[c]->name, type.c_str());
     }
     schema.release(&schema);
-    if (!stdout_ok()) { return 1; }
-  }
-  return status;
+    return true;
+  });
 }
 
 int run(int argc, char **argv) {
