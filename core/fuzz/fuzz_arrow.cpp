@@ -38,6 +38,8 @@ const std::vector<field> &schemas() {
 struct verdict {
   arrow_error error;
   int64_t rows = 0;
+  std::string written; // the batches written back as NDJSON
+  field schema;        // the schema read with (given or inferred)
 };
 
 verdict read(const uint8_t *data, size_t size, const field *schema, size_t block, unsigned threads) {
@@ -54,15 +56,19 @@ verdict read(const uint8_t *data, size_t size, const field *schema, size_t block
   if (!v.error.ok()) { return v; }
   ArrowSchema out{};
   fuzz::expect(stream.get_schema(&stream, &out) == 0 && out.release != nullptr, "arrow: no schema");
-  out.release(&out);
+  std::string why;
+  fuzz::expect(arrow::import_schema(out, v.schema, why), "arrow: a schema it cannot read back");
   for (;;) {
     ArrowArray batch{};
     fuzz::expect(stream.get_next(&stream, &batch) == 0, "arrow: get_next failed");
     if (batch.release == nullptr) { break; }
     fuzz::expect(batch.null_count == 0 || batch.buffers[0] != nullptr, "arrow: nulls without a bitmap");
     v.rows += batch.length;
+    const arrow_error w = arrow_batch_to_ndjson(out, batch, arrow_write_options{}, v.written);
+    fuzz::expect(w.ok(), "arrow: a batch it read that it cannot write");
     batch.release(&batch);
   }
+  out.release(&out);
   stream.release(&stream);
   return v;
 }
@@ -104,6 +110,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     pos = newline ? end + 1 : size;
   }
-  if (one.error.ok()) { fuzz::expect(one.rows == lines, "arrow: a row per non-blank line"); }
+  if (one.error.ok()) {
+    fuzz::expect(one.rows == lines, "arrow: a row per non-blank line");
+    // Written back and read again with the schema it was read with: the same rows, written the same.
+    const verdict again = read(reinterpret_cast<const uint8_t *>(one.written.data()), one.written.size(), &one.schema,
+                               size_t(1) << 20, 1);
+    if (!again.error.ok() || again.rows != one.rows || again.written != one.written) {
+      std::fprintf(stderr, "FINDING: arrow: written and read again, not the same: %s\n", again.error.message.c_str());
+      std::abort();
+    }
+  }
   return 0;
 }

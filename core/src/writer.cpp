@@ -110,4 +110,46 @@ size_t write_json_string(const char16_t *text, size_t units, uint8_t *out) noexc
   return p;
 }
 
+size_t write_json_string_utf8(const uint8_t *text, size_t bytes, uint8_t *out) noexcept {
+  size_t p = 0;
+  out[p++] = '"';
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(0x20);
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  while (i + 16 <= bytes) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text + i));
+    // A control character: below 0x20 as a signed byte and not negative (UTF-8's high bytes are).
+    const __m128i control = _mm_andnot_si128(_mm_cmplt_epi8(v, _mm_setzero_si128()), _mm_cmplt_epi8(v, space));
+    const __m128i work = _mm_or_si128(control, _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+    const int mask = _mm_movemask_epi8(work);
+    if (mask == 0) {
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(out + p), v);
+      p += 16;
+      i += 16;
+      continue;
+    }
+    const int run = __builtin_ctz(unsigned(mask)); // bytes before the first that needs escaping
+    std::memcpy(out + p, text + i, size_t(run));
+    p += size_t(run);
+    i += size_t(run);
+    const uint8_t c = text[i++];
+    std::memcpy(out + p, &ascii.word[c], 8);
+    p += ascii.length[c];
+  }
+#endif
+  for (; i < bytes; i++) {
+    const uint8_t c = text[i];
+    if (c >= 0x80) {
+      out[p++] = c;
+    } else {
+      std::memcpy(out + p, &ascii.word[c], 8); // 8 bytes of room from any byte's start (6 a byte, 10 more)
+      p += ascii.length[c];
+    }
+  }
+  out[p++] = '"';
+  return p;
+}
+
 } // namespace simdbridge

@@ -181,6 +181,64 @@ PyObject *loads_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
   return reinterpret_cast<PyObject *>(result);
 }
 
+/** dumpb_arrow(data, *, write_nulls=True, threads=None): record batches as NDJSON bytes. */
+PyObject *dumpb_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
+  static const char *keywords[] = {"data", "write_nulls", "threads", nullptr};
+  PyObject *data;
+  int write_nulls = 1;
+  PyObject *threads = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$pO", const_cast<char **>(keywords), &data, &write_nulls, &threads)) {
+    return nullptr;
+  }
+  arrow_write_options options;
+  options.write_nulls = write_nulls != 0;
+  if (threads == Py_None) {
+    options.threads = std::max(1u, std::thread::hardware_concurrency());
+  } else {
+    const long n = PyLong_AsLong(threads);
+    if (n == -1 && PyErr_Occurred()) { return nullptr; }
+    if (n < 1) {
+      PyErr_SetString(PyExc_ValueError, "threads must be at least 1 (or None: one per core)");
+      return nullptr;
+    }
+    options.threads = unsigned(n);
+  }
+  std::string out;
+  arrow_error e;
+  if (PyObject_HasAttrString(data, "__arrow_c_stream__")) {
+    owned capsule(PyObject_CallMethod(data, "__arrow_c_stream__", nullptr));
+    if (capsule.p == nullptr) { return nullptr; }
+    auto *stream = static_cast<ArrowArrayStream *>(PyCapsule_GetPointer(capsule.p, "arrow_array_stream"));
+    if (stream == nullptr) { return nullptr; }
+    Py_BEGIN_ALLOW_THREADS e = arrow_to_ndjson(stream, options, out);
+    Py_END_ALLOW_THREADS
+  } else if (PyObject_HasAttrString(data, "__arrow_c_array__")) {
+    owned pair(PyObject_CallMethod(data, "__arrow_c_array__", nullptr));
+    if (pair.p == nullptr) { return nullptr; }
+    if (!PyTuple_Check(pair.p) || PyTuple_GET_SIZE(pair.p) != 2) {
+      PyErr_SetString(PyExc_TypeError, "__arrow_c_array__ must return (schema capsule, array capsule)");
+      return nullptr;
+    }
+    auto *schema = static_cast<ArrowSchema *>(PyCapsule_GetPointer(PyTuple_GET_ITEM(pair.p, 0), "arrow_schema"));
+    auto *array = static_cast<ArrowArray *>(PyCapsule_GetPointer(PyTuple_GET_ITEM(pair.p, 1), "arrow_array"));
+    if (schema == nullptr || array == nullptr) { return nullptr; }
+    Py_BEGIN_ALLOW_THREADS e = arrow_batch_to_ndjson(*schema, *array, options, out);
+    Py_END_ALLOW_THREADS
+  } else {
+    PyErr_Format(PyExc_TypeError,
+                 "dumpb_arrow takes Arrow data (__arrow_c_stream__ or __arrow_c_array__: a pyarrow Table or "
+                 "RecordBatch, a polars DataFrame, ...), not %.100s",
+                 Py_TYPE(data)->tp_name);
+    return nullptr;
+  }
+  if (!e.ok()) {
+    if (e.code == error_code::out_of_memory) { return PyErr_NoMemory(); }
+    PyErr_SetString(PyExc_ValueError, e.message.c_str());
+    return nullptr;
+  }
+  return PyBytes_FromStringAndSize(out.data(), Py_ssize_t(out.size()));
+}
+
 bool init_arrow(PyObject *module) {
   ArrowStreamType.tp_name = "simdbridge._core.ArrowStream";
   ArrowStreamType.tp_basicsize = sizeof(arrow_stream_object);

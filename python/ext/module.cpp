@@ -210,6 +210,8 @@ PyMethodDef methods[] = {
     {"loads_arrow", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(loads_arrow)), METH_VARARGS | METH_KEYWORDS,
      "loads_arrow(data, schema=None, *, block_size=1048576, error_on_unknown_fields=False, threads=None): NDJSON "
      "as Arrow record batches."},
+    {"dumpb_arrow", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dumpb_arrow)), METH_VARARGS | METH_KEYWORDS,
+     "dumpb_arrow(data, *, write_nulls=True, threads=None): Arrow record batches as NDJSON bytes."},
     {"_set_limits", set_limits, METH_VARARGS, "Sets the package's limits (see simdbridge.set_limits)."},
     {"_get_limits", get_limits, METH_NOARGS, "The package's limits, as a dict."},
     {"versions", versions, METH_NOARGS, "The simdbridge and simdjson versions, and simdjson's kernel."},

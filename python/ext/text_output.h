@@ -159,71 +159,10 @@ inline void put_int64(output &out, int64_t v) {
   put_uint64(out, v < 0 ? 0 - uint64_t(v) : uint64_t(v));
 }
 
-/** The number of decimal digits of v (1 to 20). */
-inline int decimal_length(uint64_t v) {
-  static constexpr uint64_t powers[20] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-                                          10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
-                                          100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-                                          100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-                                          100000000000000000ULL, 1000000000000000000ULL,
-                                          10000000000000000000ULL};
-  const int log10_floor = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12; // of 2^bits: v's, or one more
-  return log10_floor + 1 - int(v < powers[log10_floor]);
-}
-
-/**
- * A finite double as text, with its shortest round-trip digits (the core's shortest_decimal):
- * positional ("0.001", "120.0", "1.5") where the number of digits before the point is from
- * `lowest_point` to 16, else d[.ddd]e[+-]x, with at least two exponent digits where
- * `two_digit_exponent` (repr's form: lowest_point -3; orjson's: -4, one digit). The digits go
- * straight into the output, made eight at a time (write_decimal_digits); where the point falls
- * among them, they are written a byte further on and the integer part (16 digits at most) moved
- * back a byte at a time.
- */
+/** A finite double's text into the output: the core's write_double (see writer.h for the layouts). */
 inline void put_double(output &out, double d, int lowest_point, bool two_digit_exponent) {
   out.reserve(48); // sign, "0.0000", 17 digits, and write_decimal_digits's 7 bytes of overrun
-  char *const start = out.tail();
-  char *t = start;
-  if (std::signbit(d)) { *t++ = '-'; }
-  const decimal v = shortest_decimal(d);
-  if (v.significand == 0) {
-    std::memcpy(t, "0.0", 3);
-    out.advance(size_t(t + 3 - start));
-    return;
-  }
-  const int n = decimal_length(v.significand), point = n + v.exponent;
-  if (point < lowest_point || point > 16) {
-    write_decimal_digits(v.significand, t + 1);
-    t[0] = t[1];
-    if (n > 1) {
-      t[1] = '.';
-      t += n + 1;
-    } else {
-      t += 1;
-    }
-    *t++ = 'e';
-    const int exponent = point - 1, e = exponent < 0 ? -exponent : exponent;
-    *t++ = exponent < 0 ? '-' : '+';
-    if (e >= 100) { *t++ = char('0' + e / 100); }
-    if (e >= 10 || two_digit_exponent) { *t++ = char('0' + e / 10 % 10); }
-    *t++ = char('0' + e % 10);
-  } else if (point <= 0) {
-    *t++ = '0';
-    *t++ = '.';
-    for (int z = 0; z < -point; z++) { *t++ = '0'; }
-    t += write_decimal_digits(v.significand, t);
-  } else if (point >= n) {
-    t += write_decimal_digits(v.significand, t);
-    for (int z = 0; z < point - n; z++) { *t++ = '0'; }
-    *t++ = '.';
-    *t++ = '0';
-  } else {
-    write_decimal_digits(v.significand, t + 1);
-    for (int i = 0; i < point; i++) { t[i] = t[i + 1]; }
-    t[point] = '.';
-    t += n + 1;
-  }
-  out.advance(size_t(t - start));
+  out.advance(write_double(d, out.tail(), lowest_point, two_digit_exponent));
 }
 
 inline char hex_digit(unsigned v) { return "0123456789abcdef"[v & 15]; }

@@ -232,3 +232,53 @@ def test_limits_apply_to_each_record():
         assert (e.value.limit, e.value.document) == ("max_depth", 2)
     finally:
         simdbridge.set_limits(**previous)
+
+
+# --- Arrow to NDJSON ---------------------------------------------------------------------------
+
+def test_dumpb_arrow_writes_what_dumpb_writes_row_by_row():
+    orjson = pytest.importorskip("orjson")
+    rows = [{"i": i - 50, "f": i / 7, "s": "é\"\\\n\x01" * (i % 3), "b": i % 2 == 0, "n": None,
+             "big": 1e300 * i, "tiny": 1e-7 * i, "l": [i, None], "o": {"k": "v", "z": None}}
+            for i in range(100)]
+    table = pa.Table.from_pylist(rows)
+    written = simdbridge.dumpb_arrow(table)
+    assert written == b"".join(orjson.dumps(r) + b"\n" for r in table.to_pylist())
+    assert written == simdbridge.dumpb_arrow(table.to_batches()[0])  # a RecordBatch (__arrow_c_array__)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_round_trip_of_every_type(threads):
+    data = flat_records(3000)
+    table = ours(data, FLAT)
+    written = simdbridge.dumpb_arrow(table, threads=threads)
+    assert written == simdbridge.dumpb_arrow(table, threads=1)
+    assert ours(written, FLAT).equals(table)
+    nested = pa.schema([("l", pa.large_list(pa.struct([("x", pa.int16()), ("t", pa.timestamp("ns", tz="UTC"))]))),
+                        ("d", pa.date32()), ("n", pa.null())])
+    value = pa.table({"l": [[{"x": 1, "t": 5}, None], None, []], "d": [0, -1, None], "n": [None] * 3}, schema=nested)
+    assert ours(simdbridge.dumpb_arrow(value), nested).equals(value)
+
+
+def test_write_nulls_false_leaves_null_fields_out():
+    table = pa.table({"a": [1, None], "b": ["x", None]})
+    assert simdbridge.dumpb_arrow(table, write_nulls=False) == b'{"a":1,"b":"x"}\n{}\n'
+    assert simdbridge.dumpb_arrow(table) == b'{"a":1,"b":"x"}\n{"a":null,"b":null}\n'
+
+
+def test_slices_and_polars_frames():
+    table = ours(flat_records(200), FLAT)
+    part = table.slice(37, 50)
+    assert simdbridge.dumpb_arrow(part) == b"".join(simdbridge.dumpb_arrow(table).splitlines(True)[37:87])
+    pl = pytest.importorskip("polars")
+    frame = pl.DataFrame({"a": [1, 2], "s": ["x", None], "long": ["a string longer than twelve bytes", "é" * 20]})
+    assert simdbridge.dumpb_arrow(frame) == (b'{"a":1,"s":"x","long":"a string longer than twelve bytes"}\n'
+                                             b'{"a":2,"s":null,"long":"' + ("é" * 20).encode() + b'"}\n')
+
+
+def test_what_it_cannot_write_is_a_clear_error():
+    with pytest.raises(ValueError) as e:
+        simdbridge.dumpb_arrow(pa.table({"m": pa.array([{"k": 1}], pa.map_(pa.string(), pa.int64()))}))
+    assert "not one this reader takes" in str(e.value) or "type" in str(e.value)
+    with pytest.raises(TypeError):
+        simdbridge.dumpb_arrow([1, 2])

@@ -66,6 +66,28 @@ struct arrow_error {
 arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_read_options &options,
                             ArrowArrayStream *out) noexcept;
 
+/** How Arrow record batches are written as NDJSON. */
+struct arrow_write_options {
+  /** A null field is written as null (else it is left out of its object). */
+  bool write_nulls = true;
+  /** Threads writing row ranges of each batch at once (0 or 1: the calling thread alone). */
+  unsigned threads = 1;
+};
+
+/**
+ * Writes every row of the record batches of `stream` (borrowed: read to its end, not released)
+ * as one JSON object per line, each ending in a newline, appended to `out`; numbers and strings
+ * as dumpb (orjson) writes them (NaN and infinities as null), date32 as "YYYY-MM-DD", timestamps
+ * in ISO 8601 ("Z" where the type has a time zone: the values are UTC). Types: those
+ * ndjson_to_arrow reads. Writing and reading back with the same schema gives an equal table.
+ * The bytes are the same for every thread count.
+ */
+arrow_error arrow_to_ndjson(ArrowArrayStream *stream, const arrow_write_options &options, std::string &out) noexcept;
+
+/** The same for one record batch (a struct array and its schema), both borrowed. */
+arrow_error arrow_batch_to_ndjson(const ArrowSchema &schema, const ArrowArray &batch,
+                                  const arrow_write_options &options, std::string &out) noexcept;
+
 /** The schema ndjson_to_arrow would infer for `in`, into `out` (the caller releases it). */
 arrow_error infer_arrow_schema(input in, const arrow_read_options &options, ArrowSchema *out) noexcept;
 

@@ -3,7 +3,9 @@
 #define SIMDBRIDGE_WRITER_H
 
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 
 namespace simdbridge {
 
@@ -22,6 +24,16 @@ constexpr size_t json_string_capacity(size_t units) noexcept { return 6 * units 
  * Eight code units at a time where none needs work (SSE2), one at a time from the first that does.
  */
 size_t write_json_string(const char16_t *text, size_t units, uint8_t *out) noexcept;
+
+/** The room write_json_string_utf8() needs for `bytes` bytes of UTF-8. */
+constexpr size_t json_string_capacity_utf8(size_t bytes) noexcept { return 6 * bytes + 10; }
+
+/**
+ * Writes UTF-8 text (an Arrow string's bytes) as a JSON string, quotes included, escaped as
+ * write_json_string escapes (controls, '"', '\\'); every other byte as it is. Sixteen bytes at
+ * a time where none needs escaping (SSE2).
+ */
+size_t write_json_string_utf8(const uint8_t *text, size_t bytes, uint8_t *out) noexcept;
 
 /** A decimal number: significand x 10^exponent. */
 struct decimal {
@@ -81,6 +93,70 @@ inline size_t write_decimal_digits(uint64_t v, char *out) noexcept {
   }
   store(out + n, eight(low));
   return n + 8;
+}
+
+/** The number of decimal digits of v (1 to 20). */
+inline int decimal_length(uint64_t v) noexcept {
+  static constexpr uint64_t powers[20] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+                                          10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+                                          100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+                                          100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+                                          100000000000000000ULL, 1000000000000000000ULL,
+                                          10000000000000000000ULL};
+  const int log10_floor = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12; // of 2^bits: v's, or one more
+  return log10_floor + 1 - int(v < powers[log10_floor]);
+}
+
+/**
+ * A finite double as text, with its shortest round-trip digits (shortest_decimal), into `out`
+ * (room for 48 bytes); returns the bytes written. Positional ("0.001", "120.0", "1.5") where the
+ * number of digits before the point is from `lowest_point` to 16, else d[.ddd]e[+-]x, with at
+ * least two exponent digits where `two_digit_exponent`: Python's repr is (-3, true), orjson's
+ * (-4, false). The digits go straight into the output, made eight at a time
+ * (write_decimal_digits); where the point falls among them, they are written a byte further on
+ * and the integer part (16 digits at most) moved back a byte at a time.
+ */
+inline size_t write_double(double d, char *out, int lowest_point, bool two_digit_exponent) noexcept {
+  char *t = out;
+  if (std::signbit(d)) { *t++ = '-'; }
+  const decimal v = shortest_decimal(d);
+  if (v.significand == 0) {
+    std::memcpy(t, "0.0", 3);
+    return size_t(t + 3 - out);
+  }
+  const int n = decimal_length(v.significand), point = n + v.exponent;
+  if (point < lowest_point || point > 16) {
+    write_decimal_digits(v.significand, t + 1);
+    t[0] = t[1];
+    if (n > 1) {
+      t[1] = '.';
+      t += n + 1;
+    } else {
+      t += 1;
+    }
+    *t++ = 'e';
+    const int exponent = point - 1, e = exponent < 0 ? -exponent : exponent;
+    *t++ = exponent < 0 ? '-' : '+';
+    if (e >= 100) { *t++ = char('0' + e / 100); }
+    if (e >= 10 || two_digit_exponent) { *t++ = char('0' + e / 10 % 10); }
+    *t++ = char('0' + e % 10);
+  } else if (point <= 0) {
+    *t++ = '0';
+    *t++ = '.';
+    for (int z = 0; z < -point; z++) { *t++ = '0'; }
+    t += write_decimal_digits(v.significand, t);
+  } else if (point >= n) {
+    t += write_decimal_digits(v.significand, t);
+    for (int z = 0; z < point - n; z++) { *t++ = '0'; }
+    *t++ = '.';
+    *t++ = '0';
+  } else {
+    write_decimal_digits(v.significand, t + 1);
+    for (int i = 0; i < point; i++) { t[i] = t[i + 1]; }
+    t[point] = '.';
+    t += n + 1;
+  }
+  return size_t(t - out);
 }
 
 } // namespace simdbridge

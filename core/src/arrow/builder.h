@@ -42,6 +42,9 @@ public:
     if (n > 0) { std::memcpy(grow(n), bytes, n); }
   }
   void reserve(size_t n);
+  /** Drops the bytes past `n` (n <= size). */
+  void shrink_to(size_t n) noexcept { size_ = n; }
+  void clear() noexcept { size_ = 0; }
 
 private:
   uint8_t *data_ = nullptr;

@@ -747,6 +747,14 @@ arrow_error read_into(const padded_input &in, const field *given, const arrow_re
   return {};
 }
 
+const field *find_kind(const field &f, kind k) {
+  if (f.type == k) { return &f; }
+  for (const field &c : f.children) {
+    if (const field *found = find_kind(c, k)) { return found; }
+  }
+  return nullptr;
+}
+
 arrow_error usage(const std::string &why) {
   arrow_error e;
   e.code = error_code::invalid_argument;
@@ -766,6 +774,9 @@ arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_rea
       std::string why;
       if (!arrow::import_schema(*schema, given, why)) { return usage(why); }
       if (given.type != kind::structure) { return usage("the schema must be a struct (format \"+s\") of the record's fields"); }
+      if (const field *view = find_kind(given, kind::utf8_view)) {
+        return usage("field '" + view->name + "' is a string_view, which this reader writes but does not read yet: use string");
+      }
     }
     const padded_input padded(in);
     return read_into(padded, schema != nullptr ? &given : nullptr, options, out);

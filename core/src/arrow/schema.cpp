@@ -27,7 +27,7 @@ const simple_format simple_formats[] = {
     {"n", kind::null},    {"b", kind::boolean}, {"c", kind::int8},     {"s", kind::int16},
     {"i", kind::int32},   {"l", kind::int64},   {"C", kind::uint8},    {"S", kind::uint16},
     {"I", kind::uint32},  {"L", kind::uint64},  {"f", kind::float32},  {"g", kind::float64},
-    {"u", kind::utf8},    {"U", kind::large_utf8}, {"tdD", kind::date32}, {"+s", kind::structure},
+    {"u", kind::utf8},    {"U", kind::large_utf8}, {"vu", kind::utf8_view}, {"tdD", kind::date32}, {"+s", kind::structure},
     {"+l", kind::list},   {"+L", kind::large_list},
 };
 
@@ -150,6 +150,7 @@ std::string describe(const field &f) {
   case kind::float64: return "double";
   case kind::utf8: return "string";
   case kind::large_utf8: return "large_string";
+  case kind::utf8_view: return "string_view";
   case kind::date32: return "date32[day]";
   case kind::timestamp: {
     const char *unit = f.unit == 's' ? "s" : f.unit == 'm' ? "ms" : f.unit == 'u' ? "us" : "ns";

@@ -15,6 +15,7 @@ namespace simdbridge::arrow {
 enum class kind : uint8_t {
   null, boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
   utf8, large_utf8, timestamp, date32, structure, list, large_list,
+  utf8_view, // written (polars hands strings over as views), not read
 };
 
 struct field {

@@ -29,6 +29,9 @@ Beyond json:
   load_arrow_file(path, ...): NDJSON as Arrow record batches, with a schema (anything with
   __arrow_c_schema__, such as a pyarrow.Schema) or inferred; the result has __arrow_c_stream__,
   so pyarrow.table(r), polars.DataFrame(r) and duckdb.from_arrow(r) take it without a copy.
+- dumpb_arrow(data, *, write_nulls=True, threads=None): Arrow record batches (a pyarrow Table or
+  RecordBatch, a polars DataFrame, anything with __arrow_c_stream__ or __arrow_c_array__) as
+  NDJSON bytes, numbers and strings as dumpb writes them.
 - dumpb(obj, /, default=None, option=None): what orjson.dumps returns (compact UTF-8 bytes),
   with orjson's option flags (OPT_INDENT_2, OPT_SORT_KEYS, OPT_NON_STR_KEYS, ...; the same
   values, so orjson's constants work too) and orjson's errors (JSONEncodeError, which is
@@ -60,7 +63,8 @@ from typing import IO as _IO, Any as _Any
 
 from ._errors import JSONDecodeError, LimitError, StreamError
 from . import _core
-from ._core import Array, ArrowStream, Object, checksum, dumpb, dumps, loads, loads_arrow, loads_many, parse, parse_many
+from ._core import (Array, ArrowStream, Object, checksum, dumpb, dumpb_arrow, dumps, loads, loads_arrow, loads_many,
+                    parse, parse_many)
 from collections.abc import Mapping as _Mapping, Sequence as _Sequence
 
 _core._configure(JSONDecodeError, StreamError, LimitError)
@@ -68,7 +72,7 @@ _Mapping.register(Object)
 _Sequence.register(Array)
 
 __all__ = ["JSONDecodeError", "StreamError", "LimitError", "set_limits", "get_limits", "loads_arrow",
-           "load_arrow_file", "ArrowStream", "Object", "Array", "loads", "load", "load_file", "dumps",
+           "load_arrow_file", "dumpb_arrow", "ArrowStream", "Object", "Array", "loads", "load", "load_file", "dumps",
            "dump", "parse", "parse_file", "loads_many", "parse_many", "checksum", "versions", "dumpb",
            "JSONEncodeError", "OPT_APPEND_NEWLINE", "OPT_INDENT_2", "OPT_NAIVE_UTC", "OPT_NON_STR_KEYS",
            "OPT_OMIT_MICROSECONDS", "OPT_PASSTHROUGH_DATACLASS", "OPT_PASSTHROUGH_DATETIME",

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: Apache-2.0
+// Arrow record batches to NDJSON: each row an object on a line of its own, written value by
+// value from the arrays' buffers (no object built), the numbers and strings as dumpb writes them.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "builder.h"
+#include "schema.h"
+#include "simdbridge/arrow.h"
+#include "simdbridge/writer.h"
+
+namespace simdbridge {
+
+namespace {
+
+using arrow::field;
+using arrow::kind;
+
+/** Where one array's values are: its buffers, its offset, its children (same shape as field). */
+struct view {
+  const field *type = nullptr;
+  const ArrowArray *array = nullptr;
+  std::vector<view> children;
+
+  bool valid(int64_t i) const noexcept {
+    if (type->type == kind::null) { return false; }
+    const auto *bits = static_cast<const uint8_t *>(array->buffers[0]);
+    const int64_t at = array->offset + i;
+    return bits == nullptr || (bits[at >> 3] >> (at & 7) & 1);
+  }
+  template <typename T> T value(int64_t i) const noexcept {
+    T v;
+    std::memcpy(&v, static_cast<const uint8_t *>(array->buffers[1]) + (array->offset + i) * int64_t(sizeof(T)), sizeof v);
+    return v;
+  }
+  /** A string's or list's extent: [begin, end) in its data or child. */
+  void extent(int64_t i, int64_t &begin, int64_t &end) const noexcept {
+    const int64_t at = array->offset + i;
+    if (type->type == kind::large_utf8 || type->type == kind::large_list) {
+      begin = value<int64_t>(i);
+      end = static_cast<const int64_t *>(array->buffers[1])[at + 1];
+    } else {
+      begin = value<int32_t>(i);
+      end = static_cast<const int32_t *>(array->buffers[1])[at + 1];
+    }
+  }
+};
+
+/** Checks an array against its field (buffers and children there) and builds its view. */
+bool make_view(const field &f, const ArrowArray &a, view &out, std::string &why) {
+  // (A string view has its variadic data buffers, and their sizes, past its views: 3 at least.)
+  const int64_t buffers = f.type == kind::null ? 0 : f.type == kind::structure ? 1
+                          : (f.type == kind::utf8 || f.type == kind::large_utf8 || f.type == kind::utf8_view) ? 3 : 2;
+  if (a.release == nullptr || a.n_buffers < buffers || (buffers > 0 && a.buffers == nullptr) || a.length < 0 ||
+      a.offset < 0 || int64_t(f.children.size()) != a.n_children || (a.n_children > 0 && a.children == nullptr)) {
+    why = "the array of field '" + f.name + "' does not match its type " + arrow::describe(f);
+    return false;
+  }
+  for (int64_t b = 1; b < (f.type == kind::utf8_view ? 2 : buffers); b++) {
+    if (a.length > 0 && a.buffers[b] == nullptr) {
+      why = "the array of field '" + f.name + "' lacks a buffer";
+      return false;
+    }
+  }
+  if (f.type == kind::utf8_view && a.length > 0) {
+    // Each long view names a data buffer and a range in it: both checked here, once.
+    const int64_t data_buffers = a.n_buffers - 3;
+    const auto *sizes = static_cast<const int64_t *>(a.buffers[a.n_buffers - 1]);
+    const auto *views = static_cast<const uint8_t *>(a.buffers[1]);
+    for (int64_t i = 0; i < a.length; i++) {
+      int32_t length, index, offset;
+      std::memcpy(&length, views + (a.offset + i) * 16, 4);
+      if (length <= 12) { continue; }
+      std::memcpy(&index, views + (a.offset + i) * 16 + 8, 4);
+      std::memcpy(&offset, views + (a.offset + i) * 16 + 12, 4);
+      if (index < 0 || index >= data_buffers || offset < 0 || sizes == nullptr ||
+          int64_t(offset) + length > sizes[index] || a.buffers[2 + index] == nullptr) {
+        why = "a string view of field '" + f.name + "' points outside its data buffers";
+        return false;
+      }
+    }
+  }
+  out.type = &f;
+  out.array = &a;
+  out.children.resize(f.children.size());
+  for (size_t c = 0; c < f.children.size(); c++) {
+    if (!make_view(f.children[c], *a.children[c], out.children[c], why)) { return false; }
+  }
+  return true;
+}
+
+/** Days since the epoch to a civil date. */
+void civil_from_days(int64_t z, int64_t &y, unsigned &m, unsigned &d) noexcept {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const unsigned doe = unsigned(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp < 10 ? mp + 3 : mp - 9;
+  y = int64_t(yoe) + era * 400 + (m <= 2);
+}
+
+class row_writer {
+public:
+  explicit row_writer(bool write_nulls) : write_nulls_(write_nulls) {}
+
+  arrow::buffer &out() { return out_; }
+
+  /** The rows [from, to) of a record batch, each an object on a line. */
+  void rows(const view &batch, int64_t from, int64_t to) {
+    for (int64_t i = from; i < to; i++) {
+      object(batch, batch.array->offset + i);
+      out_.push<uint8_t>('\n');
+    }
+  }
+
+private:
+  void put(const char *text, size_t n) { out_.append(text, n); }
+
+  /** The struct's members at child index i (the struct's offset already added). */
+  void object(const view &s, int64_t i) {
+    out_.push<uint8_t>('{');
+    bool first = true;
+    for (const view &c : s.children) {
+      if (!write_nulls_ && !c.valid(i)) { continue; }
+      if (!first) { out_.push<uint8_t>(','); }
+      first = false;
+      const std::string &name = c.type->name;
+      const size_t room = json_string_capacity_utf8(name.size());
+      const size_t at = out_.size();
+      const size_t n = write_json_string_utf8(reinterpret_cast<const uint8_t *>(name.data()), name.size(), out_.grow(room));
+      out_.shrink_to(at + n);
+      out_.push<uint8_t>(':');
+      value(c, i);
+    }
+    out_.push<uint8_t>('}');
+  }
+
+  /** The value at logical index i of the array (its own offset added in view). */
+  void value(const view &v, int64_t i) {
+    if (!v.valid(i)) {
+      put("null", 4);
+      return;
+    }
+    char digits[64];
+    switch (v.type->type) {
+    case kind::null: put("null", 4); return;
+    case kind::boolean: {
+      const int64_t at = v.array->offset + i;
+      const bool b = static_cast<const uint8_t *>(v.array->buffers[1])[at >> 3] >> (at & 7) & 1;
+      if (b) {
+        put("true", 4);
+      } else {
+        put("false", 5);
+      }
+      return;
+    }
+    case kind::int8: integer(v.value<int8_t>(i)); return;
+    case kind::int16: integer(v.value<int16_t>(i)); return;
+    case kind::int32: integer(v.value<int32_t>(i)); return;
+    case kind::int64: integer(v.value<int64_t>(i)); return;
+    case kind::uint8: unsigned_integer(v.value<uint8_t>(i)); return;
+    case kind::uint16: unsigned_integer(v.value<uint16_t>(i)); return;
+    case kind::uint32: unsigned_integer(v.value<uint32_t>(i)); return;
+    case kind::uint64: unsigned_integer(v.value<uint64_t>(i)); return;
+    case kind::float32: floating(double(v.value<float>(i))); return;
+    case kind::float64: floating(v.value<double>(i)); return;
+    case kind::utf8: case kind::large_utf8: {
+      int64_t begin, end;
+      v.extent(i, begin, end);
+      const auto *bytes = static_cast<const uint8_t *>(v.array->buffers[2]) + begin;
+      const size_t length = size_t(std::max<int64_t>(end - begin, 0));
+      const size_t at = out_.size();
+      const size_t n = write_json_string_utf8(bytes, length, out_.grow(json_string_capacity_utf8(length)));
+      out_.shrink_to(at + n);
+      return;
+    }
+    case kind::utf8_view: {
+      // 16 bytes a view: the length, then the bytes themselves up to 12, or a prefix, the
+      // index of the data buffer (the third buffer on) and the offset in it.
+      const uint8_t *views = static_cast<const uint8_t *>(v.array->buffers[1]) + (v.array->offset + i) * 16;
+      int32_t length, buffer_index, offset;
+      std::memcpy(&length, views, 4);
+      const uint8_t *bytes = views + 4;
+      if (length > 12) {
+        std::memcpy(&buffer_index, views + 8, 4);
+        std::memcpy(&offset, views + 12, 4);
+        bytes = static_cast<const uint8_t *>(v.array->buffers[2 + buffer_index]) + offset;
+      }
+      const size_t n = size_t(std::max(length, 0));
+      const size_t at = out_.size();
+      out_.shrink_to(at + write_json_string_utf8(bytes, n, out_.grow(json_string_capacity_utf8(n))));
+      return;
+    }
+    case kind::date32: {
+      int64_t y;
+      unsigned m, d;
+      civil_from_days(v.value<int32_t>(i), y, m, d);
+      const int n = std::snprintf(digits, sizeof digits, "\"%04lld-%02u-%02u\"", (long long)y, m, d);
+      put(digits, size_t(n));
+      return;
+    }
+    case kind::timestamp: timestamp(*v.type, v.value<int64_t>(i)); return;
+    case kind::structure: object(v, v.array->offset + i); return;
+    case kind::list: case kind::large_list: {
+      int64_t begin, end;
+      v.extent(i, begin, end);
+      out_.push<uint8_t>('[');
+      for (int64_t k = begin; k < end; k++) {
+        if (k > begin) { out_.push<uint8_t>(','); }
+        value(v.children[0], k);
+      }
+      out_.push<uint8_t>(']');
+      return;
+    }
+    }
+  }
+
+  void integer(int64_t v) {
+    char *at = reinterpret_cast<char *>(out_.grow(25));
+    size_t n = 0;
+    if (v < 0) { at[n++] = '-'; }
+    n += write_decimal_digits(v < 0 ? 0 - uint64_t(v) : uint64_t(v), at + n);
+    out_.shrink_to(out_.size() - 25 + n);
+  }
+
+  void unsigned_integer(uint64_t v) {
+    char *at = reinterpret_cast<char *>(out_.grow(24));
+    const size_t n = write_decimal_digits(v, at);
+    out_.shrink_to(out_.size() - 24 + n);
+  }
+
+  /** orjson's float text (dumpb's); NaN and infinities as null, as orjson writes them. */
+  void floating(double d) {
+    if (!std::isfinite(d)) {
+      put("null", 4);
+      return;
+    }
+    char *at = reinterpret_cast<char *>(out_.grow(48));
+    const size_t n = write_double(d, at, -4, false);
+    out_.shrink_to(out_.size() - 48 + n);
+  }
+
+  /** ISO 8601 in UTC: "YYYY-MM-DDTHH:MM:SS[.fraction]" and 'Z' where the type has a zone. */
+  void timestamp(const field &f, int64_t t) {
+    const int64_t per_second = f.unit == 's' ? 1 : f.unit == 'm' ? 1000 : f.unit == 'u' ? 1000000 : 1000000000;
+    int64_t seconds = t / per_second, fraction = t % per_second;
+    if (fraction < 0) {
+      fraction += per_second;
+      seconds--;
+    }
+    int64_t days = seconds / 86400, rest = seconds % 86400;
+    if (rest < 0) {
+      rest += 86400;
+      days--;
+    }
+    int64_t y;
+    unsigned m, d;
+    civil_from_days(days, y, m, d);
+    char text[64];
+    int n = std::snprintf(text, sizeof text, "\"%04lld-%02u-%02uT%02d:%02d:%02d", (long long)y, m, d, int(rest / 3600),
+                          int(rest / 60 % 60), int(rest % 60));
+    const int width = f.unit == 's' ? 0 : f.unit == 'm' ? 3 : f.unit == 'u' ? 6 : 9;
+    if (width > 0) { n += std::snprintf(text + n, sizeof text - size_t(n), ".%0*lld", width, (long long)fraction); }
+    if (!f.timezone.empty()) { text[n++] = 'Z'; }
+    text[n++] = '"';
+    put(text, size_t(n));
+  }
+
+  bool write_nulls_;
+  arrow::buffer out_;
+};
+
+arrow_error failure(error_code code, const std::string &why) {
+  arrow_error e;
+  e.code = code;
+  e.detail = e.message = why;
+  return e;
+}
+
+arrow_error write_batch(const field &schema, const ArrowArray &batch, const arrow_write_options &options,
+                        std::string &out) {
+  view root;
+  std::string why;
+  if (!make_view(schema, batch, root, why)) { return failure(error_code::invalid_argument, why); }
+  const int64_t rows = batch.length;
+  const unsigned threads = std::max(1u, options.threads);
+  if (threads == 1 || rows < 1024) {
+    row_writer w(options.write_nulls);
+    w.rows(root, 0, rows);
+    out.append(reinterpret_cast<const char *>(w.out().data()), w.out().size());
+    return {};
+  }
+  // Row ranges, one a thread, joined in order: the same bytes as one thread writes.
+  std::vector<row_writer> parts;
+  for (unsigned t = 0; t < threads; t++) { parts.emplace_back(options.write_nulls); }
+  std::vector<std::thread> pool;
+  bool failed = false;
+  try {
+    for (unsigned t = 1; t < threads; t++) {
+      pool.emplace_back([&, t] { parts[t].rows(root, rows * t / threads, rows * (t + 1) / threads); });
+    }
+  } catch (...) {
+    failed = true;
+  }
+  try {
+    parts[0].rows(root, 0, rows / threads);
+  } catch (...) {
+    failed = true;
+  }
+  for (std::thread &t : pool) { t.join(); }
+  if (failed) { return failure(error_code::out_of_memory, "out of memory"); }
+  for (row_writer &w : parts) { out.append(reinterpret_cast<const char *>(w.out().data()), w.out().size()); }
+  return {};
+}
+
+} // namespace
+
+arrow_error arrow_batch_to_ndjson(const ArrowSchema &schema, const ArrowArray &batch,
+                                  const arrow_write_options &options, std::string &out) noexcept {
+  try {
+    field f;
+    std::string why;
+    if (!arrow::import_schema(schema, f, why)) { return failure(error_code::invalid_argument, why); }
+    if (f.type != kind::structure) { return failure(error_code::invalid_argument, "a record batch is a struct array (format \"+s\")"); }
+    return write_batch(f, batch, options, out);
+  } catch (const std::bad_alloc &) {
+    return failure(error_code::out_of_memory, "out of memory");
+  }
+}
+
+arrow_error arrow_to_ndjson(ArrowArrayStream *stream, const arrow_write_options &options, std::string &out) noexcept {
+  if (stream == nullptr || stream->release == nullptr) { return failure(error_code::invalid_argument, "a released stream"); }
+  try {
+    ArrowSchema schema{};
+    if (stream->get_schema(stream, &schema) != 0) {
+      const char *why = stream->get_last_error ? stream->get_last_error(stream) : nullptr;
+      return failure(error_code::invalid_argument, why ? why : "the stream gave no schema");
+    }
+    field f;
+    std::string why;
+    const bool known = arrow::import_schema(schema, f, why);
+    schema.release(&schema);
+    if (!known) { return failure(error_code::invalid_argument, why); }
+    if (f.type != kind::structure) { return failure(error_code::invalid_argument, "record batches are struct arrays (format \"+s\")"); }
+    for (;;) {
+      ArrowArray batch{};
+      if (stream->get_next(stream, &batch) != 0) {
+        const char *last = stream->get_last_error ? stream->get_last_error(stream) : nullptr;
+        return failure(error_code::invalid_argument, last ? last : "the stream failed");
+      }
+      if (batch.release == nullptr) { return {}; }
+      arrow_error e = write_batch(f, batch, options, out);
+      batch.release(&batch);
+      if (!e.ok()) { return e; }
+    }
+  } catch (const std::bad_alloc &) {
+    return failure(error_code::out_of_memory, "out of memory");
+  }
+}
+
+} // namespace simdbridge
