@@ -21,6 +21,7 @@ import core_suite  # noqa: E402
 import databind_suite  # noqa: E402
 import jvm_suite  # noqa: E402
 import python_suite  # noqa: E402
+import arrow_suite  # noqa: E402
 import report  # noqa: E402
 
 SUITES = {
@@ -28,6 +29,7 @@ SUITES = {
     "jvm": jvm_suite.run,
     "databind": databind_suite.run,
     "python": python_suite.run,
+    "arrow": arrow_suite.run,
 }
 
 

@@ -225,8 +225,16 @@ error read_stream(parser::state &st, const parser_options &options, input in, Si
   if (!fast) { pos = 0; }
   while (pos < in.size) {
     if (fast) {
+      // parse_many's second thread runs stage 1 of the next batch in a parser of its own, made
+      // at simdjson's default depth (1024), and swaps it with ours for that batch's stage 2: a
+      // depth limit below the default would not hold from the second batch on (found by make
+      // fuzz: a 21-deep array accepted under max_depth 8 at a batch of 32 bytes). Below the
+      // default, one thread; at or above it, a parser shallower than ours only refuses more,
+      // which the scalar parser then reads. A batch larger than what is left is what is left.
+      st.dom.threaded = options.max_depth >= SIMDBRIDGE_DEFAULT_MAX_DEPTH;
+      const size_t this_batch = std::max(internal::minimum_stream_batch, std::min(batch, in.size - pos));
       simdjson::dom::document_stream stream;
-      if (st.dom.parse_many(data + pos, in.size - pos, batch).get(stream) == simdjson::SUCCESS) {
+      if (st.dom.parse_many(data + pos, in.size - pos, this_batch).get(stream) == simdjson::SUCCESS) {
         Sink before_previous = sink; // the sink before the last document folded
         size_t previous_start = pos;
         size_t covered = pos; // every byte before this is in a document or white space

@@ -194,6 +194,11 @@ def test_timestamps_and_dates():
     with pytest.raises(simdbridge.StreamError) as e:
         simdbridge.loads_arrow(b'{"d": "2024-13-01"}', schema)
     assert "not a date" in str(e.value)
+    # Found by make fuzz: year 4048 in nanoseconds is past int64 (it overflowed).
+    with pytest.raises(simdbridge.StreamError) as o:
+        simdbridge.loads_arrow(b'{"n": "4048-01-01T00:00:00Z"}', schema)
+    assert "out of the timestamp's range" in str(o.value)
+    assert ours(b'{"t": "4048-01-01T00:00:00Z"}', schema).column("t").to_pylist()[0].year == 4048
 
 
 def test_polars_and_duckdb_take_it_without_pyarrow_in_between():

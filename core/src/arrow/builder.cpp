@@ -13,18 +13,20 @@ buffer::~buffer() { std::free(data_); }
 void buffer::reserve(size_t n) {
   if (n <= capacity_) { return; }
   size_t capacity = capacity_ < 64 ? 64 : capacity_;
-  while (capacity < n) { capacity += capacity / 2; }
-  capacity = (capacity + 63) / 64 * 64;
-  void *grown = std::aligned_alloc(64, capacity);
+  while (capacity < n) { capacity *= 2; }
+  // realloc: a large buffer grows by remapping its pages, neither copied nor touched again.
+  // (malloc's 16-byte alignment is more than any Arrow type's width asks.)
+  void *grown = std::realloc(data_, capacity);
   if (grown == nullptr) { throw std::bad_alloc(); }
-  if (size_ > 0) { std::memcpy(grown, data_, size_); }
-  std::free(data_);
   data_ = static_cast<uint8_t *>(grown);
   capacity_ = capacity;
 }
 
 column::column(const field &f) : type(&f) {
   for (const field &c : f.children) { children.emplace_back(c); }
+  if (f.type == kind::structure) {
+    for (size_t i = 0; i < f.children.size(); i++) { names.emplace(f.children[i].name, i); }
+  }
   if (f.type == kind::utf8 || f.type == kind::large_utf8 || f.type == kind::list || f.type == kind::large_list) {
     push_offset(0);
   }

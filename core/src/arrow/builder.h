@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "schema.h"
@@ -13,7 +15,7 @@
 
 namespace simdbridge::arrow {
 
-/** A growable buffer of bytes, 64-byte aligned as Arrow recommends. */
+/** A growable buffer of bytes (16-byte aligned, as malloc gives). */
 class buffer {
 public:
   buffer() = default;
@@ -84,6 +86,8 @@ struct column {
   buffer values;           // fixed width: the values; strings: their bytes
   buffer offsets;          // utf8, list: int32 (int64 for the large ones), length + 1 of them
   std::vector<column> children;
+  /** A struct column: its fields' index by name. */
+  std::unordered_map<std::string_view, size_t> names;
 
   /** A null row (a struct's children get one too; a list's offset repeats). */
   void append_null();

@@ -68,9 +68,10 @@ bool parse_date(std::string_view s, int64_t &days) {
 
 /**
  * ISO 8601: "YYYY-MM-DD", then optionally 'T' or ' ', "HH:MM[:SS[.fraction]]", and 'Z' or
- * "±HH:MM" / "±HHMM" (no offset: the time is read as UTC). Into nanoseconds since the epoch.
+ * "±HH:MM" / "±HHMM" (no offset: the time is read as UTC). Into seconds since the epoch and
+ * the nanoseconds past them.
  */
-bool parse_timestamp(std::string_view s, int64_t &nanos) {
+bool parse_timestamp(std::string_view s, int64_t &seconds_out, int64_t &nanos_out) {
   int64_t days;
   if (!parse_date(s, days)) { return false; }
   int64_t seconds = days * 86400, fraction = 0;
@@ -113,11 +114,19 @@ bool parse_timestamp(std::string_view s, int64_t &nanos) {
     }
   }
   if (p != s.size()) { return false; }
-  nanos = seconds * 1000000000 + fraction;
+  seconds_out = seconds;
+  nanos_out = fraction;
   return true;
 }
 
 int64_t nanos_per(char unit) { return unit == 's' ? 1000000000 : unit == 'm' ? 1000000 : unit == 'u' ? 1000 : 1; }
+
+/** seconds and nanoseconds as a count of `unit`; false past int64 (found by make fuzz: year 4048 in ns). */
+bool to_unit(int64_t seconds, int64_t nanos, char unit, int64_t &out) {
+  const int64_t per = nanos_per(unit), per_second = 1000000000 / per;
+  int64_t scaled;
+  return !__builtin_mul_overflow(seconds, per_second, &scaled) && !__builtin_add_overflow(scaled, nanos / per, &out);
+}
 
 /** Why a value did not fit its column. */
 struct mismatch {
@@ -212,9 +221,9 @@ public:
       int64_t t;
       std::string_view s;
       if (v.get(s) == simdjson::SUCCESS) {
-        int64_t nanos;
-        if (!parse_timestamp(s, nanos)) { return fail(why, f, v, "not an ISO 8601 timestamp"); }
-        t = nanos / nanos_per(f.unit);
+        int64_t seconds, nanos;
+        if (!parse_timestamp(s, seconds, nanos)) { return fail(why, f, v, "not an ISO 8601 timestamp"); }
+        if (!to_unit(seconds, nanos, f.unit, t)) { return fail(why, f, v, "out of the timestamp's range"); }
       } else if (v.get(t) != simdjson::SUCCESS) {
         return fail(why, f, v);
       }
@@ -250,8 +259,7 @@ public:
   /** An object into a struct column: each key to its field, absent fields null. */
   bool append_object(column &c, simdjson::dom::object o, mismatch &why) {
     const field &f = *c.type;
-    index_for(f);
-    const std::unordered_map<std::string_view, size_t> &names = indexes_[&f];
+    const std::unordered_map<std::string_view, size_t> &names = c.names;
     const int64_t row = c.length;
     size_t expected = 0; // the next field, where keys come in the schema's order
     for (simdjson::dom::key_value_pair kv : o) {
@@ -336,14 +344,7 @@ private:
     return false;
   }
 
-  void index_for(const field &f) {
-    auto &names = indexes_[&f];
-    if (names.size() == f.children.size()) { return; }
-    for (size_t i = 0; i < f.children.size(); i++) { names.emplace(f.children[i].name, i); }
-  }
-
   bool error_on_unknown_;
-  std::unordered_map<const field *, std::unordered_map<std::string_view, size_t>> indexes_;
 };
 
 // ---------------------------------------------------------------------------------------------

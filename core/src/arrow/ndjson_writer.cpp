@@ -25,6 +25,7 @@ struct view {
   const field *type = nullptr;
   const ArrowArray *array = nullptr;
   std::vector<view> children;
+  std::string key; // the field's name as a JSON key, quoted and escaped, and its ':'
 
   bool valid(int64_t i) const noexcept {
     if (type->type == kind::null) { return false; }
@@ -86,6 +87,10 @@ bool make_view(const field &f, const ArrowArray &a, view &out, std::string &why)
   }
   out.type = &f;
   out.array = &a;
+  out.key.resize(json_string_capacity_utf8(f.name.size()));
+  out.key.resize(write_json_string_utf8(reinterpret_cast<const uint8_t *>(f.name.data()), f.name.size(),
+                                        reinterpret_cast<uint8_t *>(&out.key[0])));
+  out.key += ':';
   out.children.resize(f.children.size());
   for (size_t c = 0; c < f.children.size(); c++) {
     if (!make_view(f.children[c], *a.children[c], out.children[c], why)) { return false; }
@@ -131,12 +136,7 @@ private:
       if (!write_nulls_ && !c.valid(i)) { continue; }
       if (!first) { out_.push<uint8_t>(','); }
       first = false;
-      const std::string &name = c.type->name;
-      const size_t room = json_string_capacity_utf8(name.size());
-      const size_t at = out_.size();
-      const size_t n = write_json_string_utf8(reinterpret_cast<const uint8_t *>(name.data()), name.size(), out_.grow(room));
-      out_.shrink_to(at + n);
-      out_.push<uint8_t>(':');
+      put(c.key.data(), c.key.size());
       value(c, i);
     }
     out_.push<uint8_t>('}');
@@ -148,7 +148,6 @@ private:
       put("null", 4);
       return;
     }
-    char digits[64];
     switch (v.type->type) {
     case kind::null: put("null", 4); return;
     case kind::boolean: {
@@ -199,11 +198,11 @@ private:
       return;
     }
     case kind::date32: {
-      int64_t y;
-      unsigned m, d;
-      civil_from_days(v.value<int32_t>(i), y, m, d);
-      const int n = std::snprintf(digits, sizeof digits, "\"%04lld-%02u-%02u\"", (long long)y, m, d);
-      put(digits, size_t(n));
+      char *at = reinterpret_cast<char *>(out_.grow(32));
+      at[0] = '"';
+      const size_t n = 1 + put_date(v.value<int32_t>(i), at + 1);
+      at[n] = '"';
+      out_.shrink_to(out_.size() - 32 + n + 1);
       return;
     }
     case kind::timestamp: timestamp(*v.type, v.value<int64_t>(i)); return;
@@ -247,6 +246,34 @@ private:
     out_.shrink_to(out_.size() - 48 + n);
   }
 
+  /** `value`'s last `width` digits, leading zeros kept. */
+  static void fixed_digits(char *at, uint64_t value, int width) {
+    for (int k = width - 1; k >= 0; k--) {
+      at[k] = char('0' + value % 10);
+      value /= 10;
+    }
+  }
+
+  /** "YYYY-MM-DD" (a year past 9999 or before 0 in full, with its sign); returns the bytes. */
+  static size_t put_date(int64_t days, char *at) {
+    int64_t y;
+    unsigned m, d;
+    civil_from_days(days, y, m, d);
+    size_t n = 0;
+    if (y >= 0 && y <= 9999) {
+      fixed_digits(at, uint64_t(y), 4);
+      n = 4;
+    } else {
+      if (y < 0) { at[n++] = '-'; }
+      n += write_decimal_digits(y < 0 ? 0 - uint64_t(y) : uint64_t(y), at + n);
+    }
+    at[n] = '-';
+    fixed_digits(at + n + 1, m, 2);
+    at[n + 3] = '-';
+    fixed_digits(at + n + 4, d, 2);
+    return n + 6;
+  }
+
   /** ISO 8601 in UTC: "YYYY-MM-DDTHH:MM:SS[.fraction]" and 'Z' where the type has a zone. */
   void timestamp(const field &f, int64_t t) {
     const int64_t per_second = f.unit == 's' ? 1 : f.unit == 'm' ? 1000 : f.unit == 'u' ? 1000000 : 1000000000;
@@ -260,17 +287,26 @@ private:
       rest += 86400;
       days--;
     }
-    int64_t y;
-    unsigned m, d;
-    civil_from_days(days, y, m, d);
-    char text[64];
-    int n = std::snprintf(text, sizeof text, "\"%04lld-%02u-%02uT%02d:%02d:%02d", (long long)y, m, d, int(rest / 3600),
-                          int(rest / 60 % 60), int(rest % 60));
+    char *at = reinterpret_cast<char *>(out_.grow(64));
+    size_t n = 0;
+    at[n++] = '"';
+    n += put_date(days, at + n);
+    at[n] = 'T';
+    fixed_digits(at + n + 1, uint64_t(rest / 3600), 2);
+    at[n + 3] = ':';
+    fixed_digits(at + n + 4, uint64_t(rest / 60 % 60), 2);
+    at[n + 6] = ':';
+    fixed_digits(at + n + 7, uint64_t(rest % 60), 2);
+    n += 9;
     const int width = f.unit == 's' ? 0 : f.unit == 'm' ? 3 : f.unit == 'u' ? 6 : 9;
-    if (width > 0) { n += std::snprintf(text + n, sizeof text - size_t(n), ".%0*lld", width, (long long)fraction); }
-    if (!f.timezone.empty()) { text[n++] = 'Z'; }
-    text[n++] = '"';
-    put(text, size_t(n));
+    if (width > 0) {
+      at[n++] = '.';
+      fixed_digits(at + n, uint64_t(fraction), width);
+      n += size_t(width);
+    }
+    if (!f.timezone.empty()) { at[n++] = 'Z'; }
+    at[n++] = '"';
+    out_.shrink_to(out_.size() - 64 + n);
   }
 
   bool write_nulls_;

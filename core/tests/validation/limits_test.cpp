@@ -174,6 +174,24 @@ TEST(Limits, InAStreamEachRecordIsLimited) {
   EXPECT_EQ(e.offset, 9u + 12u);
 }
 
+// Found by make fuzz: parse_many's second thread parses at simdjson's default depth, and a stream
+// read in several batches accepted, from its second batch on, what the limit refuses.
+TEST(Limits, ADepthLimitBelowTheDefaultHoldsInEveryBatch) {
+  const std::string deep = std::string(21, '[') + std::string(21, ']');
+  const std::string stream = "184407440746744" + deep + "\n" + deep + "\n";
+  for (size_t batch : {size_t(32), size_t(47), size_t(1) << 20}) {
+    parser_options o;
+    o.max_depth = 8;
+    o.stream_batch_size = batch;
+    parser p(o);
+    EXPECT_EQ(describe(outcome_of(p.checksum_stream(input::copy_of(stream)))), "depth_limit at byte 23") << batch;
+    EXPECT_EQ(p.validate_stream(input::copy_of(stream)).error().code, error_code::depth_limit) << batch;
+    o.max_depth = 21;
+    parser deeper(o);
+    EXPECT_TRUE(deeper.validate_stream(input::copy_of(stream)).ok()) << batch;
+  }
+}
+
 // One parser, its limits changed between calls (a thread's parser shared by mappers that differ).
 TEST(Limits, SetOptionsChangesEveryLimitForTheCallsThatFollow) {
   const std::string deep = std::string(50, '[') + std::string(50, ']');
