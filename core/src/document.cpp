@@ -32,9 +32,7 @@ error parser::parse(input in, document &doc) noexcept {
   state_->document_kept = false;
   doc.state_->parsed = false;
   if (!state_->fit_depth(options_.max_depth, in.size)) { return {error_code::out_of_memory, 0}; }
-  if (options_.max_document_length != 0 && in.size > options_.max_document_length) {
-    return {error_code::document_too_long, options_.max_document_length};
-  }
+  if (error e = internal::length_error(options_, 0, in.size); !e.ok()) { return e; }
   try {
     const uint8_t *data = nullptr;
     simdjson::error_code dom_error = simdjson::EMPTY;
@@ -42,8 +40,7 @@ error parser::parse(input in, document &doc) noexcept {
       data = state_->padded(in);
       if (data == nullptr) { return {error_code::out_of_memory, 0}; }
       dom_error = state_->dom.parse_into_document(doc.state_->dom, data, in.size, false).error();
-      if (dom_error == simdjson::SUCCESS && internal::strings_may_pass(options_, in.size) &&
-          !internal::strings_within(doc.state_->dom, options_.max_string_length)) {
+      if (dom_error == simdjson::SUCCESS && internal::string_past_limit(options_, in.size, doc.state_->dom)) {
         dom_error = simdjson::STRING_ERROR; // the scalar parser names the string
       }
       if (dom_error == simdjson::SUCCESS) {

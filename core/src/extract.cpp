@@ -320,8 +320,7 @@ error parser::extract(input in, column *columns, size_t count, uint64_t max_rows
       if (status.rows == max_rows) { break; }
       const size_t length = line_end - pos;
       if (state_->dom.parse(data + pos, length, false).error() != simdjson::SUCCESS ||
-          (internal::strings_may_pass(options_, length) &&
-           !internal::strings_within(state_->dom.doc, options_.max_string_length))) {
+          internal::string_past_limit(options_, length, state_->dom.doc)) {
         internal::validation_sink sink;
         internal::scalar_parser<internal::validation_sink> slow(data + pos, length, options_, sink,
                                                                 state_->slow_scopes);
@@ -332,9 +331,7 @@ error parser::extract(input in, column *columns, size_t count, uint64_t max_rows
       }
       size_t last = line_end; // the record's bytes: white space around it aside
       while (last > first && internal::is_json_whitespace(data[last - 1])) { last--; }
-      if (options_.max_document_length != 0 && last - first > options_.max_document_length) {
-        return {error_code::document_too_long, first + options_.max_document_length};
-      }
+      if (error e = internal::length_error(options_, first, last); !e.ok()) { return e; }
       walker.begin_row(status.rows);
       const visit_status s = walker.walk(state_->dom.doc);
       if (s == visit_status::mismatch) {

@@ -40,14 +40,8 @@ error parser::set_options(parser_options options) noexcept {
   options = normalized(options);
   if (!state_) { return {error_code::out_of_memory, 0}; }
   if (options.max_depth != options_.max_depth) {
-    // The DOM parser's depth is the limit its fast paths enforce: sized again for the new one.
     state_->document_kept = false;
-    simdjson::dom::parser &dom = state_->dom;
-    const size_t depth = std::min<size_t>(options.max_depth, SIMDBRIDGE_DEFAULT_MAX_DEPTH);
-    if (dom.allocate(std::max(dom.capacity(), simdjson::SIMDJSON_PADDING), depth) != simdjson::SUCCESS ||
-        !state_->fit_depth(options.max_depth, 0)) {
-      return {error_code::out_of_memory, 0};
-    }
+    if (!state_->set_depth(options.max_depth, state_->dom.capacity())) { return {error_code::out_of_memory, 0}; }
   }
   options_ = options;
   return {};
@@ -70,9 +64,14 @@ bool parser::state::initialize(uint32_t max_depth) noexcept {
   } catch (...) {
     return false;
   }
+  return set_depth(max_depth, 0);
+}
+
+bool parser::state::set_depth(uint32_t max_depth, size_t capacity) noexcept {
   // The DOM parser's depth is the limit its fast paths enforce: never more than max_depth.
   const size_t depth = std::min<size_t>(max_depth, SIMDBRIDGE_DEFAULT_MAX_DEPTH);
-  return dom.allocate(simdjson::SIMDJSON_PADDING, depth) == simdjson::SUCCESS && fit_depth(max_depth, 0);
+  return dom.allocate(std::max(capacity, simdjson::SIMDJSON_PADDING), depth) == simdjson::SUCCESS &&
+         fit_depth(max_depth, 0);
 }
 
 bool parser::state::fit_depth(uint32_t max_depth, size_t size) noexcept {
@@ -130,14 +129,6 @@ bool binding_strings_within(const tape_buffer &out, size_t words, uint64_t limit
     }
   }
   return true;
-}
-
-/** A single document's input past max_document_length: refused before anything reads it. */
-error length_error(const parser_options &options, input in) noexcept {
-  if (options.max_document_length != 0 && in.size > options.max_document_length) {
-    return {error_code::document_too_long, options.max_document_length};
-  }
-  return {};
 }
 
 /** A type passed as a value, to a generic lambda. */
@@ -259,9 +250,8 @@ error read_stream(parser::state &st, const parser_options &options, input in, Si
             break;
           }
           const size_t end = document_end(it, data, start, in.size);
-          const bool too_long = (options.max_document_length != 0 && end - start > options.max_document_length) ||
-                                (internal::strings_may_pass(options, end - start) &&
-                                 !internal::strings_within(st.dom.doc, options.max_string_length));
+          const bool too_long = !internal::length_error(options, start, end).ok() ||
+                                internal::string_past_limit(options, end - start, st.dom.doc);
           if (too_long || !root_scalar_holds(st, options, data, start, end, in.size)) { // the scalar parser names it
             resume = start;
             break;
@@ -294,7 +284,7 @@ error read_stream(parser::state &st, const parser_options &options, input in, Si
 
 result<uint64_t> parser::checksum(input in) noexcept {
   return guarded<result<uint64_t>>(state_.get(), options_, in, [&]() -> result<uint64_t> {
-    if (error e = length_error(options_, in); !e.ok()) { return e; }
+    if (error e = internal::length_error(options_, 0, in.size); !e.ok()) { return e; }
     if (in.size > 0) {
       const uint8_t *data = state_->padded(in);
       if (data == nullptr) { return error{error_code::out_of_memory, 0}; }
@@ -311,7 +301,7 @@ result<uint64_t> parser::checksum(input in) noexcept {
       // Deeper than the recursive walk goes: the DOM parser and its iterative tape walk.
       if ((check_strings || fast.refused_for_depth_only()) &&
           state_->dom.parse(data, in.size, false).error() == simdjson::SUCCESS &&
-          (!check_strings || internal::strings_within(state_->dom.doc, options_.max_string_length))) {
+          !internal::string_past_limit(options_, in.size, state_->dom.doc)) {
         checksum_sink sink;
         internal::walk_tape(state_->dom.doc, sink, state_->scopes.data());
         return sink.h;
@@ -326,14 +316,13 @@ result<uint64_t> parser::checksum(input in) noexcept {
 
 error parser::validate(input in) noexcept {
   return guarded<error>(state_.get(), options_, in, [&]() -> error {
-    if (error e = length_error(options_, in); !e.ok()) { return e; }
+    if (error e = internal::length_error(options_, 0, in.size); !e.ok()) { return e; }
     if (in.size > 0) {
       // With nothing to visit, simdjson's DOM parse validates fully on its own.
       const uint8_t *data = state_->padded(in);
       if (data == nullptr) { return error{error_code::out_of_memory, 0}; }
       if (state_->dom.parse(data, in.size, false).error() == simdjson::SUCCESS &&
-          (!internal::strings_may_pass(options_, in.size) ||
-           internal::strings_within(state_->dom.doc, options_.max_string_length))) {
+          !internal::string_past_limit(options_, in.size, state_->dom.doc)) {
         return {};
       }
     }
@@ -370,7 +359,7 @@ result<uint64_t> parser::validate_stream(input in) noexcept {
 
 error parser::to_tape(input in, tape_buffer &out) noexcept {
   return guarded<error>(state_.get(), options_, in, [&]() -> error {
-    if (error e = length_error(options_, in); !e.ok()) { return e; }
+    if (error e = internal::length_error(options_, 0, in.size); !e.ok()) { return e; }
     // The open containers: a slot per level a document of this size can reach, and the root's.
     const size_t levels = std::min<size_t>(options_.max_depth, in.size) + 1;
     if (state_->tape_open.size() < levels) { state_->tape_open.resize(std::max(levels, state_->tape_open.size() * 2)); }
@@ -428,24 +417,21 @@ void parser::trim() noexcept {
   st.on_demand = simdjson::ondemand::parser();
   // Freeing cannot fail; should the small allocation after it fail, the next call allocates again.
   simdjson::error_code freed = st.dom.doc.allocate(0);
-  simdjson::error_code shrunk = st.dom.allocate(
-      simdjson::SIMDJSON_PADDING, std::min<size_t>(options_.max_depth, SIMDBRIDGE_DEFAULT_MAX_DEPTH) + 1);
+  static_cast<void>(freed);
+  static_cast<void>(st.set_depth(options_.max_depth, 0));
   st.tape_open = {};
   st.scopes.resize(st.dom.max_depth() + 2);
   st.scopes.shrink_to_fit();
-  static_cast<void>(freed);
-  static_cast<void>(shrunk);
 }
 
 error parser::document_parse(input in) noexcept {
   return guarded<error>(state_.get(), options_, in, [&]() -> error {
-    if (error e = length_error(options_, in); !e.ok()) { return e; }
+    if (error e = internal::length_error(options_, 0, in.size); !e.ok()) { return e; }
     if (in.size > 0) {
       const uint8_t *data = state_->padded(in);
       if (data == nullptr) { return {error_code::out_of_memory, 0}; }
       if (state_->dom.parse(data, in.size, false).error() == simdjson::SUCCESS &&
-          (!internal::strings_may_pass(options_, in.size) ||
-           internal::strings_within(state_->dom.doc, options_.max_string_length))) {
+          !internal::string_past_limit(options_, in.size, state_->dom.doc)) {
         state_->document_kept = true;
         return {};
       }

@@ -26,6 +26,18 @@ inline bool strings_may_pass(const parser_options &options, size_t size) noexcep
 }
 
 /**
+ * A document (or a record of a stream) at [begin, end) longer than max_document_length: its
+ * error, at begin plus the limit; none otherwise. A single document counts its whole input; a
+ * record, its bytes without the white space around them.
+ */
+inline error length_error(const parser_options &options, size_t begin, size_t end) noexcept {
+  if (options.max_document_length != 0 && end - begin > options.max_document_length) {
+    return {error_code::document_too_long, begin + options.max_document_length};
+  }
+  return {};
+}
+
+/**
  * Makes `dom` take documents nesting `depth` deep (simdjson's count), growing its per-level
  * buffers by at least half when it grows, never past `limit`. The buffers hold a slot per level
  * allowed, so they are sized by the documents read (one of n bytes nests at most n deep), not
@@ -54,6 +66,11 @@ struct parser::state {
   bool document_kept = false;
 
   bool initialize(uint32_t max_depth) noexcept;
+  /**
+   * Allocates the DOM parser for `capacity` bytes at the depth its fast paths enforce for
+   * max_depth (the limit, up to the default; deeper documents grow it, see fit_depth).
+   */
+  bool set_depth(uint32_t max_depth, size_t capacity) noexcept;
   /** Sizes the DOM parser and `scopes` for a document of `size` bytes (see reserve_depth). */
   bool fit_depth(uint32_t max_depth, size_t size) noexcept;
   /** The input's bytes followed by `padding` readable bytes: in place, or copied. */

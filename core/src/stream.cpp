@@ -66,8 +66,7 @@ struct stream_reader::state {
     if (!internal::reserve_depth(with, to - from + 1, limit)) { throw std::bad_alloc(); }
     simdjson::dom::document &target = into != nullptr ? into->state_->dom : with.doc;
     dom_error = with.parse_into_document(target, data + from, to - from, false).error();
-    if (dom_error == simdjson::SUCCESS && internal::strings_may_pass(options, to - from) &&
-        !internal::strings_within(target, options.max_string_length)) {
+    if (dom_error == simdjson::SUCCESS && internal::string_past_limit(options, to - from, target)) {
       dom_error = simdjson::STRING_ERROR; // the scalar parser names the string
     }
     if (into != nullptr) { into->state_->parsed = dom_error == simdjson::SUCCESS; }
@@ -90,10 +89,7 @@ struct stream_reader::state {
   error length_error(size_t from, size_t to) const {
     while (from < to && internal::is_json_whitespace(data[from])) { from++; }
     while (to > from && internal::is_json_whitespace(data[to - 1])) { to--; }
-    if (options.max_document_length != 0 && to - from > options.max_document_length) {
-      return {error_code::document_too_long, from + options.max_document_length};
-    }
-    return {};
+    return internal::length_error(options, from, to);
   }
 
   /** Parses [from, to) as one document: on the tape, or valid but not on it, or an error. */

@@ -11,6 +11,8 @@
 
 #include <simdjson.h>
 
+#include "parser_state.h"
+
 namespace simdbridge::internal {
 
 /**
@@ -35,6 +37,14 @@ inline bool strings_within(const simdjson::dom::document &doc, uint64_t limit) n
     }
   }
   return true;
+}
+
+/**
+ * Whether a document of `size` bytes that simdjson parsed into `doc` holds a string past
+ * max_string_length: checked only where the document is long enough to hold one.
+ */
+inline bool string_past_limit(const parser_options &options, size_t size, const simdjson::dom::document &doc) noexcept {
+  return strings_may_pass(options, size) && !strings_within(doc, options.max_string_length);
 }
 
 /**

@@ -22,24 +22,34 @@ struct arrow_stream_object {
 
 PyTypeObject ArrowStreamType = {PyVarObject_HEAD_INIT(nullptr, 0)};
 
-void stream_capsule_destructor(PyObject *capsule) {
-  auto *stream = static_cast<ArrowArrayStream *>(PyCapsule_GetPointer(capsule, "arrow_array_stream"));
-  if (stream == nullptr) {
+/** A capsule's destructor: releases the Arrow struct (unless moved out) and frees it. */
+template <typename T> void release_capsule(PyObject *capsule, const char *name) {
+  auto *owned_struct = static_cast<T *>(PyCapsule_GetPointer(capsule, name));
+  if (owned_struct == nullptr) {
     PyErr_Clear();
     return;
   }
-  if (stream->release != nullptr) { stream->release(stream); }
-  delete stream;
+  if (owned_struct->release != nullptr) { owned_struct->release(owned_struct); }
+  delete owned_struct;
 }
 
-void schema_capsule_destructor(PyObject *capsule) {
-  auto *schema = static_cast<ArrowSchema *>(PyCapsule_GetPointer(capsule, "arrow_schema"));
-  if (schema == nullptr) {
-    PyErr_Clear();
-    return;
+void stream_capsule_destructor(PyObject *capsule) { release_capsule<ArrowArrayStream>(capsule, "arrow_array_stream"); }
+void schema_capsule_destructor(PyObject *capsule) { release_capsule<ArrowSchema>(capsule, "arrow_schema"); }
+
+/** threads=: None for one per core, else at least 1; false with an exception set. */
+bool thread_count(PyObject *threads, unsigned &out) {
+  if (threads == Py_None) {
+    out = std::max(1u, std::thread::hardware_concurrency());
+    return true;
   }
-  if (schema->release != nullptr) { schema->release(schema); }
-  delete schema;
+  const long n = PyLong_AsLong(threads);
+  if (n == -1 && PyErr_Occurred()) { return false; }
+  if (n < 1) {
+    PyErr_SetString(PyExc_ValueError, "threads must be at least 1 (or None: one per core)");
+    return false;
+  }
+  out = unsigned(n);
+  return true;
 }
 
 void stream_dealloc(PyObject *self) {
@@ -138,17 +148,7 @@ PyObject *loads_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
   options.block_size = size_t(block_size);
   options.error_on_unknown_fields = unknown_is_error != 0;
   options.limits = thread_parser().options();
-  if (threads == Py_None) {
-    options.threads = std::max(1u, std::thread::hardware_concurrency());
-  } else {
-    const long n = PyLong_AsLong(threads);
-    if (n == -1 && PyErr_Occurred()) { return nullptr; }
-    if (n < 1) {
-      PyErr_SetString(PyExc_ValueError, "threads must be at least 1 (or None: one per core)");
-      return nullptr;
-    }
-    options.threads = unsigned(n);
-  }
+  if (!thread_count(threads, options.threads)) { return nullptr; }
   const ArrowSchema *given = nullptr;
   owned schema_capsule(nullptr);
   if (schema != Py_None) {
@@ -192,17 +192,7 @@ PyObject *dumpb_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
   }
   arrow_write_options options;
   options.write_nulls = write_nulls != 0;
-  if (threads == Py_None) {
-    options.threads = std::max(1u, std::thread::hardware_concurrency());
-  } else {
-    const long n = PyLong_AsLong(threads);
-    if (n == -1 && PyErr_Occurred()) { return nullptr; }
-    if (n < 1) {
-      PyErr_SetString(PyExc_ValueError, "threads must be at least 1 (or None: one per core)");
-      return nullptr;
-    }
-    options.threads = unsigned(n);
-  }
+  if (!thread_count(threads, options.threads)) { return nullptr; }
   std::string out;
   arrow_error e;
   if (PyObject_HasAttrString(data, "__arrow_c_stream__")) {

@@ -18,6 +18,7 @@
 
 #include "builder.h"
 #include "checksum_sink.h"
+#include "parser_state.h"
 #include "scalar_parser.h"
 #include "schema.h"
 #include "simdbridge/arrow.h"
@@ -535,9 +536,8 @@ public:
       pos = next;
       if (first == last) { continue; } // a blank line is not a record
       b.records++;
-      const uint64_t max = options_.limits.max_document_length;
-      if (max != 0 && last - first > max) {
-        b.error = {error_code::document_too_long, first + max, b.records, "", "", ""};
+      if (const error e = internal::length_error(options_.limits, first, last); !e.ok()) {
+        b.error = {e.code, e.offset, b.records, "", "", ""};
         return;
       }
       element root;
