@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The checksum engine's fast path for single documents: one On Demand pass that visits every
-// value. Measured on this project's corpus (README, "Design"), it beats a DOM parse followed by
+// value. Measured on this project's corpus (docs/cpp.md, "Design"), it beats a DOM parse followed by
 // a walk of simdjson's tape, because the fold's serial multiplications overlap with parsing
 // instead of running in a second pass.
 //
