@@ -23,6 +23,48 @@
 
 namespace simdbridge::internal {
 
+/** A number as simdjson's number parser read it: its kind and its 64 bits. */
+struct parsed_number {
+  tape_entry kind = tape_entry::int64;
+  uint64_t bits = 0;
+  double as_double() const noexcept {
+    if (kind == tape_entry::int64) { return double(int64_t(bits)); }
+    if (kind == tape_entry::uint64) { return double(bits); }
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+  }
+};
+
+/** simdjson's number parser writes through this, into a `parsed_number` apart from the caller's
+ *  state (whose address would otherwise escape into the parser). */
+struct parsed_number_writer {
+  parsed_number *out;
+  void append_s64(int64_t v) noexcept { *out = {tape_entry::int64, uint64_t(v)}; }
+  void append_u64(uint64_t v) noexcept { *out = {tape_entry::uint64, v}; }
+  void append_double(double d) noexcept {
+    uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    *out = {tape_entry::float64, bits};
+  }
+  /** After simdjson's slow float path, which wrote through a copy of this writer: `out` has
+   *  the value already (the copy points to it too). */
+  void skip_double() noexcept {}
+};
+
+/** The number token at `p` (simdjson's grammar, read into 64 bits, ended by white space or a
+ *  structural character); false where it is not one, or past 64 bits or the double range. */
+simdjson_inline bool parse_number_at(const uint8_t *p, parsed_number &out) noexcept {
+  parsed_number_writer writer{&out};
+  return simdjson::fallback::numberparsing::parse_number(p, writer) == simdjson::SUCCESS;
+}
+
+/** The literal at `p`, ended by white space or a structural character (read from the padding at the end). */
+simdjson_inline bool atom_at(const uint8_t *p, const char *literal, size_t length) noexcept {
+  return std::memcmp(p, literal, length) == 0 &&
+         simdjson::fallback::jsoncharutils::is_not_structural_or_whitespace(p[length]) == 0;
+}
+
 /**
  * Writes the binding tape of the document in `buf` (padded) into `out` from its structural index
  * `index` (`count` positions, from stage 1); `open` is the sink's stack of open containers. The
@@ -111,9 +153,8 @@ private:
       sink.null(at);
       goto after_value;
     default: {
-      number read;
-      number_writer writer{&read};
-      if (simdjson::fallback::numberparsing::parse_number(buf_ + at, writer) != simdjson::SUCCESS) { return false; }
+      parsed_number read;
+      if (!parse_number_at(buf_ + at, read)) { return false; }
       sink.number(read.kind, read.bits, at);
       goto after_value;
     }
@@ -139,33 +180,7 @@ private:
 #undef SIMDBRIDGE_NEXT
   }
 
-  /** A number as simdjson's number parser read it: its kind and its 64 bits. */
-  struct number {
-    tape_entry kind = tape_entry::int64;
-    uint64_t bits = 0;
-  };
-
-  /** simdjson's number parser writes through this, into a `number` apart from the sink (whose
-   *  address would otherwise escape into the parser). */
-  struct number_writer {
-    number *out;
-    void append_s64(int64_t v) noexcept { *out = {tape_entry::int64, uint64_t(v)}; }
-    void append_u64(uint64_t v) noexcept { *out = {tape_entry::uint64, v}; }
-    void append_double(double d) noexcept {
-      uint64_t bits;
-      std::memcpy(&bits, &d, sizeof bits);
-      *out = {tape_entry::float64, bits};
-    }
-    /** After simdjson's slow float path, which wrote through a copy of this writer: `out` has
-     *  the value already (the copy points to it too). */
-    void skip_double() noexcept {}
-  };
-
-  /** The literal at `at`, ended by white space or a structural character (read from the padding at the end). */
-  bool atom(uint32_t at, const char *literal, size_t length) const noexcept {
-    return std::memcmp(buf_ + at, literal, length) == 0 &&
-           simdjson::fallback::jsoncharutils::is_not_structural_or_whitespace(buf_[at + length]) == 0;
-  }
+  bool atom(uint32_t at, const char *literal, size_t length) const noexcept { return atom_at(buf_ + at, literal, length); }
 
   const uint8_t *buf_;
   const uint32_t *index_;

@@ -21,6 +21,12 @@ struct arrow_read_options {
   unsigned threads = 1;
   /** A key the schema does not name is an error (else it is skipped, still validated). */
   bool error_on_unknown_fields = false;
+  /** The values of keys the schema lacks are checked to be valid JSON (else only their
+   *  brackets are matched: faster, and an invalid skipped value may then pass). */
+  bool validate_skipped = true;
+  /** Every record through simdjson's DOM, one at a time (slower): the reference that tests
+   *  compare the block reader with. */
+  bool reference_reader = false;
   /** The limits each record is read under (depth, number, string and record length). */
   parser_options limits;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "builder.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -22,17 +23,43 @@ void buffer::reserve(size_t n) {
   capacity_ = capacity;
 }
 
+void buffer::shrink_to_fit() noexcept {
+  if (size_ == capacity_ || size_ == 0) { return; }
+  if (void *fit = std::realloc(data_, size_)) { // (a failed shrink keeps the larger block)
+    data_ = static_cast<uint8_t *>(fit);
+    capacity_ = size_;
+  }
+}
+
 column::column(const field &f) : type(&f) {
   for (const field &c : f.children) { children.emplace_back(c); }
   if (f.type == kind::structure) {
-    for (size_t i = 0; i < f.children.size(); i++) { names.emplace(f.children[i].name, i); }
+    for (size_t i = 0; i < f.children.size(); i++) {
+      names.emplace(f.children[i].name, i);
+      bool plain = true;
+      for (const char ch : f.children[i].name) { plain &= ch != '"' && ch != '\\' && uint8_t(ch) >= 0x20; }
+      plain_names.push_back(plain);
+      std::array<uint8_t, 16> head{};
+      std::memcpy(head.data(), f.children[i].name.data(), std::min<size_t>(16, f.children[i].name.size()));
+      short_names.push_back(head);
+    }
   }
   if (f.type == kind::utf8 || f.type == kind::large_utf8 || f.type == kind::list || f.type == kind::large_list) {
     push_offset(0);
   }
 }
 
+void column::reserve_like(const column &model, double scale) {
+  const auto scaled = [scale](size_t n) { return size_t(double(n) * scale) + 64; };
+  if (model.null_count != 0) { validity.bits().reserve(scaled(model.validity.bits().size())); }
+  booleans.bits().reserve(scaled(model.booleans.bits().size()));
+  values.reserve(scaled(model.values.size()));
+  offsets.reserve(scaled(model.offsets.size()));
+  for (size_t k = 0; k < children.size() && k < model.children.size(); k++) { children[k].reserve_like(model.children[k], scale); }
+}
+
 void column::append_null() {
+  if (null_count == 0) { validity.push_ones(length); }
   validity.push(false);
   length++;
   null_count++;
@@ -78,6 +105,8 @@ void column::export_to(ArrowArray *out) {
   children.clear();
   auto data = std::make_unique<array_data>(std::move(*this));
   column &c = data->owned;
+  c.values.shrink_to_fit();
+  c.offsets.shrink_to_fit();
   for (column &kid : kids) {
     auto child = std::make_unique<ArrowArray>();
     kid.export_to(child.get());

@@ -4,6 +4,7 @@
 #ifndef SIMDBRIDGE_SRC_ARROW_BUILDER_H
 #define SIMDBRIDGE_SRC_ARROW_BUILDER_H
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -32,6 +33,7 @@ public:
   uint8_t *data() noexcept { return data_; }
   const uint8_t *data() const noexcept { return data_; }
   size_t size() const noexcept { return size_; }
+  size_t capacity() const noexcept { return capacity_; }
   /** n more bytes at the end (uninitialized); throws std::bad_alloc. */
   uint8_t *grow(size_t n) {
     if (size_ + n > capacity_) { reserve(size_ + n); }
@@ -44,6 +46,15 @@ public:
     if (n > 0) { std::memcpy(grow(n), bytes, n); }
   }
   void reserve(size_t n);
+  /** Room for `n` more bytes past the end, where a writer may write them (then commit()). */
+  uint8_t *room(size_t n) {
+    if (size_ + n > capacity_) { reserve(size_ + n); }
+    return data_ + size_;
+  }
+  /** Takes `n` bytes written at room() as part of the buffer. */
+  void commit(size_t n) noexcept { size_ += n; }
+  /** Gives back the capacity past the size (a handed-over column keeps no slack). */
+  void shrink_to_fit() noexcept;
   /** Drops the bytes past `n` (n <= size). */
   void shrink_to(size_t n) noexcept { size_ = n; }
   void clear() noexcept { size_ = 0; }
@@ -57,6 +68,11 @@ private:
 /** A bitmap grown a bit at a time. */
 class bitmap {
 public:
+  /** `n` set bits (the rows before a bitmap's first null). */
+  void push_ones(int64_t n) {
+    bits_.reserve(size_t((length_ + n + 7) / 8));
+    for (int64_t k = 0; k < n; k++) { push(true); }
+  }
   void push(bool bit) {
     if (length_ % 8 == 0) { bits_.push<uint8_t>(0); }
     if (bit) { bits_.data()[length_ / 8] |= uint8_t(1u << (length_ % 8)); }
@@ -69,6 +85,7 @@ public:
   }
   int64_t length() const noexcept { return length_; }
   buffer &bits() noexcept { return bits_; }
+  const buffer &bits() const noexcept { return bits_; }
 
 private:
   buffer bits_;
@@ -81,19 +98,24 @@ struct column {
   const field *type;
   int64_t length = 0;
   int64_t null_count = 0;
-  bitmap validity;
+  bitmap validity;          // made at the first null: until then every row is valid
   bitmap booleans;         // boolean: the values
   buffer values;           // fixed width: the values; strings: their bytes
   buffer offsets;          // utf8, list: int32 (int64 for the large ones), length + 1 of them
   std::vector<column> children;
   /** A struct column: its fields' index by name. */
   std::unordered_map<std::string_view, size_t> names;
+  /** A struct column: per field, whether its name reads the same escaped in JSON (no quote,
+   *  backslash or control character), so that a key's raw bytes can be compared with it. */
+  std::vector<uint8_t> plain_names;
+  /** A struct column: per field, its name's first 16 bytes, zero-padded (compared at once). */
+  std::vector<std::array<uint8_t, 16>> short_names;
 
   /** A null row (a struct's children get one too; a list's offset repeats). */
   void append_null();
   /** Marks a row begun by a value as valid; the value itself is appended by the caller. */
   void append_valid() {
-    validity.push(true);
+    if (null_count != 0) { validity.push(true); }
     length++;
   }
   /** The next offset of a utf8 or list column: where the bytes or items so far end. */
@@ -104,6 +126,9 @@ struct column {
       offsets.push<int32_t>(int32_t(at));
     }
   }
+  /** Capacity for what `model` (a column of the same field) holds, times `scale`: a block's
+   *  columns sized from the block before them grow without copies. */
+  void reserve_like(const column &model, double scale);
   /** Hands the column over (it is emptied). */
   void export_to(ArrowArray *out);
 };

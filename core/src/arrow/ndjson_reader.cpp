@@ -16,11 +16,14 @@
 
 #include <simdjson.h>
 
+#include "block_walk.h"
 #include "builder.h"
 #include "checksum_sink.h"
 #include "parser_state.h"
 #include "scalar_parser.h"
 #include "schema.h"
+#include "tape_walk.h"
+#include "temporal.h"
 #include "simdbridge/arrow.h"
 
 namespace simdbridge {
@@ -30,104 +33,14 @@ namespace {
 using arrow::column;
 using arrow::field;
 using arrow::kind;
+using arrow::parse_date;
+using arrow::parse_timestamp;
+using arrow::to_unit;
 using element = simdjson::dom::element;
 using element_type = simdjson::dom::element_type;
 
 // ---------------------------------------------------------------------------------------------
 // Values into columns.
-
-/** Days from 1970-01-01 to a civil date (proleptic Gregorian). */
-int64_t days_from_civil(int64_t y, unsigned m, unsigned d) noexcept {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = unsigned(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + int64_t(doe) - 719468;
-}
-
-bool digits(std::string_view s, size_t at, size_t n, unsigned &out) {
-  if (at + n > s.size()) { return false; }
-  out = 0;
-  for (size_t i = at; i < at + n; i++) {
-    if (s[i] < '0' || s[i] > '9') { return false; }
-    out = out * 10 + unsigned(s[i] - '0');
-  }
-  return true;
-}
-
-/** "YYYY-MM-DD": days since the epoch. */
-bool parse_date(std::string_view s, int64_t &days) {
-  unsigned y, m, d;
-  if (s.size() < 10 || !digits(s, 0, 4, y) || s[4] != '-' || !digits(s, 5, 2, m) || s[7] != '-' ||
-      !digits(s, 8, 2, d) || m < 1 || m > 12 || d < 1 || d > 31) {
-    return false;
-  }
-  days = days_from_civil(y, m, d);
-  return true;
-}
-
-/**
- * ISO 8601: "YYYY-MM-DD", then optionally 'T' or ' ', "HH:MM[:SS[.fraction]]", and 'Z' or
- * "±HH:MM" / "±HHMM" (no offset: the time is read as UTC). Into seconds since the epoch and
- * the nanoseconds past them.
- */
-bool parse_timestamp(std::string_view s, int64_t &seconds_out, int64_t &nanos_out) {
-  int64_t days;
-  if (!parse_date(s, days)) { return false; }
-  int64_t seconds = days * 86400, fraction = 0;
-  size_t p = 10;
-  if (p < s.size() && (s[p] == 'T' || s[p] == ' ')) {
-    unsigned h, mi, se = 0;
-    if (!digits(s, p + 1, 2, h) || p + 3 >= s.size() || s[p + 3] != ':' || !digits(s, p + 4, 2, mi) || h > 23 || mi > 59) {
-      return false;
-    }
-    p += 6;
-    if (p < s.size() && s[p] == ':') {
-      if (!digits(s, p + 1, 2, se) || se > 60) { return false; }
-      p += 3;
-      if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
-        p++;
-        int64_t scale = 100000000;
-        const size_t first = p;
-        while (p < s.size() && s[p] >= '0' && s[p] <= '9') {
-          fraction += (s[p] - '0') * scale;
-          scale /= 10;
-          p++;
-        }
-        if (p == first) { return false; }
-      }
-    }
-    seconds += int64_t(h) * 3600 + int64_t(mi) * 60 + se;
-    if (p < s.size() && (s[p] == 'Z' || s[p] == 'z')) {
-      p++;
-    } else if (p < s.size() && (s[p] == '+' || s[p] == '-')) {
-      const int sign = s[p] == '+' ? 1 : -1;
-      unsigned oh, om = 0;
-      if (!digits(s, p + 1, 2, oh)) { return false; }
-      p += 3;
-      if (p < s.size() && s[p] == ':') { p++; }
-      if (p < s.size()) {
-        if (!digits(s, p, 2, om)) { return false; }
-        p += 2;
-      }
-      seconds -= sign * (int64_t(oh) * 3600 + int64_t(om) * 60);
-    }
-  }
-  if (p != s.size()) { return false; }
-  seconds_out = seconds;
-  nanos_out = fraction;
-  return true;
-}
-
-int64_t nanos_per(char unit) { return unit == 's' ? 1000000000 : unit == 'm' ? 1000000 : unit == 'u' ? 1000 : 1; }
-
-/** seconds and nanoseconds as a count of `unit`; false past int64 (found by make fuzz: year 4048 in ns). */
-bool to_unit(int64_t seconds, int64_t nanos, char unit, int64_t &out) {
-  const int64_t per = nanos_per(unit), per_second = 1000000000 / per;
-  int64_t scaled;
-  return !__builtin_mul_overflow(seconds, per_second, &scaled) && !__builtin_add_overflow(scaled, nanos / per, &out);
-}
 
 /** Why a value did not fit its column. */
 struct mismatch {
@@ -448,6 +361,7 @@ bool merge_fields(field &into, const field &from) {
 
 struct block {
   size_t begin = 0, end = 0;  // bytes of the input: whole lines
+  const uint8_t *bytes = nullptr; // where they are: in the input, or the padded copy of the last block
   uint64_t records = 0;       // records read (or before the error)
   column *batch = nullptr;    // the batch read (a struct column)
   arrow_error error;          // record numbers within the block until made global
@@ -472,6 +386,9 @@ struct record_parser {
   simdjson::dom::parser dom;
   simdjson::dom::parser deep;
   std::vector<uint8_t> scopes;
+  std::vector<uint8_t> scratch;
+  /** The last block this thread read (its batch sizes the next one's). */
+  const block *previous = nullptr;
   /** Sizes `p` for records of up to `bytes` bytes at `depth`, where it is not already. */
   static bool fit(simdjson::dom::parser &p, size_t bytes, size_t depth) {
     if (p.capacity() >= bytes && p.max_depth() == depth && p.capacity() > 0) { return true; }
@@ -484,8 +401,13 @@ public:
   reader(const uint8_t *data, size_t size, const arrow_read_options &options)
       : data_(data), size_(size), options_(options) {}
 
-  /** Cuts the input into blocks of whole lines. */
+  /**
+   * Cuts the input into blocks of whole lines. Each block is read in place, followed by the
+   * next (at least `tail` bytes, which the parsers may read past a token), except the last,
+   * which is copied with simdjson's padding after it: the input itself is never copied whole.
+   */
   void cut() {
+    constexpr size_t tail = 128;
     const size_t step = std::max<size_t>(options_.block_size, 1);
     for (size_t pos = 0; pos < size_;) {
       size_t end = std::min(size_, pos + step);
@@ -493,11 +415,19 @@ public:
         const void *newline = std::memchr(data_ + end, '\n', size_ - end);
         end = newline ? size_t(static_cast<const uint8_t *>(newline) - data_) + 1 : size_;
       }
+      if (size_ - end < tail) { end = size_; }
       block b;
       b.begin = pos;
       b.end = end;
+      b.bytes = data_ + pos;
       blocks_.push_back(std::move(b));
       pos = end;
+    }
+    if (!blocks_.empty()) {
+      block &last = blocks_.back();
+      last_copy_.assign(last.bytes, last.bytes + (last.end - last.begin));
+      last_copy_.resize(last.end - last.begin + SIMDBRIDGE_PADDING, 0);
+      last.bytes = last_copy_.data();
     }
   }
 
@@ -526,13 +456,14 @@ public:
       b.error = {error_code::out_of_memory, b.begin, 0, "", "out of memory", ""};
       return;
     }
+    const uint8_t *data = b.bytes - b.begin; // input offsets to bytes (the block's only)
     for (size_t pos = b.begin; pos < b.end;) {
-      const void *newline = std::memchr(data_ + pos, '\n', b.end - pos);
-      const size_t line_end = newline ? size_t(static_cast<const uint8_t *>(newline) - data_) : b.end;
+      const void *newline = std::memchr(data + pos, '\n', b.end - pos);
+      const size_t line_end = newline ? size_t(static_cast<const uint8_t *>(newline) - data) : b.end;
       const size_t next = newline ? line_end + 1 : b.end;
       size_t first = pos, last = line_end;
-      while (first < last && internal::is_json_whitespace(data_[first])) { first++; }
-      while (last > first && internal::is_json_whitespace(data_[last - 1])) { last--; }
+      while (first < last && internal::is_json_whitespace(data[first])) { first++; }
+      while (last > first && internal::is_json_whitespace(data[last - 1])) { last--; }
       pos = next;
       if (first == last) { continue; } // a blank line is not a record
       b.records++;
@@ -541,19 +472,22 @@ public:
         return;
       }
       element root;
-      const simdjson::error_code parsed = parser.dom.parse(data_ + first, last - first, false).get(root);
+      simdjson::error_code parsed = parser.dom.parse(data + first, last - first, false).get(root);
+      if (parsed == simdjson::SUCCESS && internal::string_past_limit(options_.limits, last - first, parser.dom.doc)) {
+        parsed = simdjson::STRING_ERROR; // the scalar parser names the string
+      }
       if (parsed != simdjson::SUCCESS) {
         // The scalar parser names the error and its offset; or the record is valid JSON that
         // simdjson does not read (an integer past 64 bits, a lone surrogate escape), or one
         // level too deep for simdjson's count (a scalar in the innermost container is a level
         // more for it): then a parser one level deeper reads it.
         internal::validation_sink sink;
-        internal::scalar_parser<internal::validation_sink> slow(data_ + first, last - first, options_.limits, sink,
+        internal::scalar_parser<internal::validation_sink> slow(data + first, last - first, options_.limits, sink,
                                                                 parser.scopes);
         error e = slow.parse_document();
         const bool deeper = e.ok() && parsed == simdjson::DEPTH_ERROR &&
                             parser.fit(parser.deep, last - first, depth + 1) &&
-                            parser.deep.parse(data_ + first, last - first, false).get(root) == simdjson::SUCCESS;
+                            parser.deep.parse(data + first, last - first, false).get(root) == simdjson::SUCCESS;
         if (!deeper) {
           b.error = e.ok() ? arrow_error{error_code::unsupported_value, first, b.records, "", "", ""}
                            : arrow_error{e.code, first + e.offset, b.records, "", "", ""};
@@ -562,7 +496,7 @@ public:
       }
       mismatch why;
       if (!on_record(root, why)) {
-        b.error = {error_code::type_mismatch, first + offset_of(data_ + first, last - first, why.path), b.records,
+        b.error = {error_code::type_mismatch, first + offset_of(data + first, last - first, why.path), b.records,
                    why.path, why.reason, ""};
         return;
       }
@@ -606,23 +540,7 @@ private:
   size_t size_;
   arrow_read_options options_;
   std::vector<block> blocks_;
-};
-
-/** The NDJSON's bytes with simdjson's padding after them: in place, or a copy. */
-struct padded_input {
-  explicit padded_input(input in) {
-    if (in.parsed_in_place() && (in.size == 0 || !internal::continues_token(in.data[in.size]))) {
-      data = in.data;
-    } else {
-      copy.assign(in.data, in.data + in.size);
-      copy.resize(in.size + SIMDBRIDGE_PADDING, 0);
-      data = copy.data();
-    }
-    size = in.size;
-  }
-  std::vector<uint8_t> copy;
-  const uint8_t *data = nullptr;
-  size_t size = 0;
+  std::vector<uint8_t> last_copy_;
 };
 
 arrow_error infer(reader &r, field &schema) {
@@ -707,7 +625,7 @@ void stream_release(ArrowArrayStream *stream) {
   stream->release = nullptr;
 }
 
-arrow_error read_into(const padded_input &in, const field *given, const arrow_read_options &options,
+arrow_error read_into(const input &in, const field *given, const arrow_read_options &options,
                       ArrowArrayStream *out) {
   reader r(in.data, in.size, options);
   r.cut();
@@ -726,6 +644,17 @@ arrow_error read_into(const padded_input &in, const field *given, const arrow_re
   r.each_block([&](record_parser &parser, block &b) {
     record_walker walker(options.error_on_unknown_fields);
     try {
+      if (parser.previous != nullptr && parser.previous->records > 0) {
+        b.batch->reserve_like(*parser.previous->batch, double(b.end - b.begin) / double(parser.previous->end - parser.previous->begin) * 1.05);
+      }
+      parser.previous = &b;
+      if (!options.reference_reader && record_parser::fit(parser.dom, b.end - b.begin, std::max<uint32_t>(options.limits.max_depth, 1)) &&
+          arrow::read_block(parser.dom, b.bytes, b.end - b.begin, options, *b.batch, b.records, parser.scratch)) {
+        return;
+      }
+      // Refused: the record-at-a-time reader reads the block again, from an empty batch.
+      *b.batch = column(s->schema);
+      b.records = 0;
       r.read_records(parser, b, [&](element root, mismatch &why) {
         simdjson::dom::object o;
         if (root.get(o) != simdjson::SUCCESS) {
@@ -779,8 +708,7 @@ arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_rea
         return usage("field '" + view->name + "' is a string_view, which this reader writes but does not read yet: use string");
       }
     }
-    const padded_input padded(in);
-    return read_into(padded, schema != nullptr ? &given : nullptr, options, out);
+    return read_into(in, schema != nullptr ? &given : nullptr, options, out);
   } catch (const std::bad_alloc &) {
     arrow_error e;
     e.code = error_code::out_of_memory;
@@ -795,8 +723,7 @@ arrow_error infer_arrow_schema(input in, const arrow_read_options &options, Arro
   if (out == nullptr || !in.well_formed()) { return usage("invalid argument"); }
   out->release = nullptr;
   try {
-    const padded_input padded(in);
-    reader r(padded.data, padded.size, options);
+    reader r(in.data, in.size, options);
     r.cut();
     field schema;
     if (arrow_error e = infer(r, schema); !e.ok()) { return e; }

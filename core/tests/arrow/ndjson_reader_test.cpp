@@ -179,5 +179,129 @@ TEST(ArrowReader, MalformedRecordsAreTheScalarParsersErrors) {
   EXPECT_EQ(read("{\"o\": {\"x\": [1]}}", &record, shallow).error.code, error_code::depth_limit);
 }
 
+
+namespace block_reader {
+
+/** Random records over every type the reader takes, with unknown keys, escapes and blank lines;
+ *  one in `bad` of them broken somewhere (a byte flipped, cut, or a wrong type). */
+struct generator {
+  explicit generator(uint32_t seed) : state(seed) {}
+  uint32_t state;
+  uint32_t next(uint32_t n) {
+    state = state * 1664525u + 1013904223u;
+    return (state >> 8) % n;
+  }
+  std::string string() {
+    static const char *pieces[] = {"a", "b", "\\n", "\\\"", "\\u00e9", "é", "\\ud83d\\ude00", "xyz", " ", "\\\\", "\\/"};
+    std::string s = "\"";
+    for (uint32_t k = next(6); k > 0; k--) { s += pieces[next(11)]; }
+    return s + "\"";
+  }
+  std::string any(int depth) {
+    switch (next(depth > 2 ? 5 : 7)) {
+    case 0: return std::to_string(int64_t(next(2000000)) - 1000000);
+    case 1: return std::to_string(next(1000)) + "." + std::to_string(next(1000)) + "e" + std::to_string(int(next(10)) - 5);
+    case 2: return string();
+    case 3: return next(2) ? "true" : "false";
+    case 4: return "null";
+    case 5: {
+      std::string s = "[";
+      for (uint32_t k = next(4); k > 0; k--) { s += any(depth + 1) + (k > 1 ? "," : ""); }
+      return s + "]";
+    }
+    default: {
+      std::string s = "{";
+      for (uint32_t k = next(4); k > 0; k--) { s += "\"k" + std::to_string(next(3)) + "\":" + any(depth + 1) + (k > 1 ? "," : ""); }
+      return s + "}";
+    }
+    }
+  }
+  std::string value_of(kind k) {
+    if (next(8) == 0) { return "null"; }
+    switch (k) {
+    case kind::int64: return std::to_string(int64_t(next(4000000000u)) - 2000000000);
+    case kind::uint8: return std::to_string(next(256));
+    case kind::float64: return std::to_string(int(next(2000)) - 1000) + (next(2) ? "." + std::to_string(next(100000)) : "");
+    case kind::boolean: return next(2) ? "true" : "false";
+    case kind::utf8: return string();
+    case kind::timestamp: return next(3) ? "\"2024-0" + std::to_string(1 + next(9)) + "-1" + std::to_string(next(10)) + "T1" + std::to_string(next(10)) + ":0" + std::to_string(next(10)) + ":00.12" + std::to_string(next(10)) + "Z\"" : std::to_string(next(1000000));
+    case kind::date32: return next(2) ? "\"2023-1" + std::to_string(next(3)) + "-0" + std::to_string(1 + next(9)) + "\"" : std::to_string(next(30000));
+    default: return "null";
+    }
+  }
+  std::string record(const field &f, bool inner = false) {
+    std::vector<std::string> members;
+    for (const field &c : f.children) {
+      if (next(6) == 0) { continue; } // absent
+      std::string v;
+      if (c.type == kind::structure) {
+        v = next(8) == 0 ? "null" : record(c, true);
+      } else if (c.type == kind::list) {
+        v = "[";
+        for (uint32_t k = next(4); k > 0; k--) { v += value_of(c.children[0].type) + (k > 1 ? "," : ""); }
+        v += "]";
+      } else {
+        v = value_of(c.type);
+      }
+      members.push_back("\"" + c.name + "\": " + v);
+    }
+    for (uint32_t k = next(inner ? 2 : 4); k > 0; k--) { // keys the schema lacks, anywhere
+      members.insert(members.begin() + next(uint32_t(members.size() + 1)), "\"zz" + std::to_string(next(9)) + "\":" + any(0));
+    }
+    if (next(4) == 0 && members.size() > 1) { std::swap(members[0], members[members.size() - 1]); } // out of order
+    std::string s = "{";
+    for (size_t m = 0; m < members.size(); m++) { s += (m ? ", " : "") + members[m]; }
+    return s + "}";
+  }
+};
+
+const field rich = make("", kind::structure, {
+    make("i", kind::int64), make("u", kind::uint8), make("d", kind::float64), make("b", kind::boolean),
+    make("s", kind::utf8), [] { field t = make("t", kind::timestamp); t.unit = 'm'; return t; }(),
+    make("day", kind::date32), make("l", kind::list, {make("item", kind::utf8)}),
+    make("o", kind::structure, {make("x", kind::int64), make("e\\u0301", kind::utf8), make("n", kind::structure, {make("y", kind::float64)})}),
+    make("nothing", kind::null),
+});
+
+TEST(ArrowBlockReader, TheSameTablesAndErrorsAsTheRecordReader) {
+  size_t failures = 0, checked = 0;
+  for (uint32_t seed = 1; seed <= 300; seed++) {
+    generator g(seed);
+    std::string ndjson;
+    const uint32_t records = 1 + g.next(40);
+    for (uint32_t r = 0; r < records; r++) {
+      ndjson += g.record(rich);
+      ndjson += g.next(5) == 0 ? "\r\n" : g.next(9) == 0 ? "\n\n" : "\n";
+    }
+    if (seed % 3 == 0) { // break it somewhere
+      const size_t at = g.next(uint32_t(ndjson.size()));
+      switch (g.next(4)) {
+      case 0: ndjson[at] = "x,{}[]\":1 \n"[g.next(11)]; break;
+      case 1: ndjson.resize(at); break;
+      case 2: ndjson.insert(at, "\n"); break;
+      default: ndjson.insert(at, "\\"); break;
+      }
+    }
+    for (bool validate : {true, false}) {
+      arrow_read_options fast, reference;
+      fast.validate_skipped = validate;
+      fast.block_size = 1 + g.next(600);
+      reference.reference_reader = true;
+      reference.block_size = fast.block_size;
+      const read_result a = read(ndjson, &rich, fast);
+      const read_result b = read(ndjson, &rich, reference);
+      if (!validate && !b.error.ok()) { continue; } // without validation, a bad skipped value may pass
+      checked++;
+      EXPECT_EQ(a.error.message, b.error.message) << "seed " << seed << "\n" << ndjson;
+      EXPECT_EQ(a.rows, b.rows) << "seed " << seed << "\n" << ndjson;
+      failures += !b.error.ok();
+    }
+  }
+  EXPECT_GT(failures, 50u); // the broken inputs do fail
+  EXPECT_GT(checked, 400u);
+}
+
+} // namespace block_reader
+
 } // namespace
 } // namespace simdbridge::test

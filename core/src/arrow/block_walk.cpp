@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "block_walk.h"
+
+#include <cstring>
+#include <string_view>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <string_view>
+
+#include "structural_walk.h"
+#include "temporal.h"
+
+namespace simdbridge::arrow {
+
+namespace {
+
+using internal::atom_at;
+using internal::parse_number_at;
+using internal::parsed_number;
+
+/** The line ends in `size` bytes. */
+size_t newlines(const uint8_t *p, size_t size) noexcept {
+  size_t count = 0, k = 0;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  for (; k + 16 <= size; k += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + k));
+    count += size_t(__builtin_popcount(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, newline)))));
+  }
+#endif
+  for (; k < size; k++) { count += p[k] == '\n'; }
+  return count;
+}
+
+/** Bytes parse_string may write past what it unescapes (it copies whole SIMD registers). */
+constexpr size_t unescape_slack = 128;
+
+class block_walk {
+public:
+  block_walk(const uint8_t *buf, size_t size, const uint32_t *index, size_t count,
+             const simdjson::internal::dom_parser_implementation &impl, const arrow_read_options &options,
+             std::vector<uint8_t> &scratch)
+      : buf_(buf), size_(size), index_(index), count_(count), impl_(impl), scratch_(scratch),
+        max_depth_(options.limits.max_depth), max_record_(options.limits.max_document_length),
+        max_string_(options.limits.max_string_length), error_on_unknown_(options.error_on_unknown_fields),
+        validate_(options.validate_skipped) {}
+
+  /**
+   * Every record of the block into `batch`; false where it refuses. A record is an object alone
+   * on its line: the white space between two records holds a line end, and the records hold
+   * none, which is checked once for the block: every line end of the block is between records.
+   */
+  bool records(column &batch, uint64_t &n) {
+    size_t between = 0; // line ends outside the records
+    size_t previous_end = 0;
+    while (i_ < count_) {
+      const uint32_t at = index_[i_++];
+      const size_t gap = newlines(buf_ + previous_end, at - previous_end);
+      if (buf_[at] != '{' || (n != 0 && gap == 0)) { return false; }
+      between += gap;
+      n++;
+      if (!object(batch, 1)) { return false; }
+      const uint32_t close = index_[i_ - 1];
+      if (max_record_ != 0 && close + 1 - at > max_record_) { return false; }
+      previous_end = close + 1;
+    }
+    between += newlines(buf_ + previous_end, size_ - previous_end);
+    return between == newlines(buf_, size_);
+  }
+
+private:
+  /** The next structural's position; false at the end of the block. */
+  bool next(uint32_t &at) noexcept {
+    if (i_ >= count_) { return false; }
+    at = index_[i_++];
+    return true;
+  }
+
+  /** After an object's '{': its members into the struct column `c`, absent fields null. */
+  bool object(column &c, uint32_t depth) {
+    if (depth >= max_depth_) { return false; }
+    const int64_t row = c.length;
+    const size_t fields = c.children.size();
+    size_t expected = 0; // the field the next key probably is: records keep the schema's order
+    uint32_t at;
+    if (!next(at)) { return false; }
+    if (buf_[at] != '}') {
+      while (true) {
+        uint32_t colon;
+        if (buf_[at] != '"' || !next(colon) || buf_[colon] != ':') { return false; }
+        // The key's raw bytes end at the last quote before the colon (only white space between).
+        uint32_t close = colon - 1;
+        while (buf_[close] != '"') { close--; }
+        const uint8_t *key = buf_ + at + 1;
+        const size_t key_length = close - at - 1;
+        size_t k = fields;
+        if (expected < fields && c.plain_names[expected] && same(c, expected, key, key_length)) {
+          k = expected;
+        } else if (!find(c, key, key_length, k)) {
+          return false;
+        }
+        if (k == fields) {
+          if (error_on_unknown_ || !skip(depth)) { return false; }
+        } else {
+          column &child = c.children[k];
+          if (child.length != row || !value(child, depth)) { return false; } // (a key twice: the arbiter's)
+          expected = k + 1;
+        }
+        uint32_t separator;
+        if (!next(separator)) { return false; }
+        if (buf_[separator] == '}') { break; }
+        if (buf_[separator] != ',' || !next(at)) { return false; }
+      }
+    }
+    for (column &child : c.children) {
+      if (child.length == row) { child.append_null(); }
+    }
+    c.append_valid();
+    return true;
+  }
+
+  /** Whether field k's name is the raw key (the input is readable 16 bytes past any key). */
+  static bool same(const column &c, size_t k, const uint8_t *key, size_t length) noexcept {
+    const std::string &name = c.type->children[k].name;
+    if (name.size() != length) { return false; }
+#if defined(__SSE2__)
+    if (length <= 16) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(key));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(c.short_names[k].data()));
+      const unsigned equal = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)));
+      const unsigned wanted = length == 16 ? 0xFFFFu : (1u << length) - 1;
+      return (equal & wanted) == wanted;
+    }
+#endif
+    return std::memcmp(name.data(), key, length) == 0;
+  }
+
+  /** The field a key names (`fields` where none); false for a key with a bad escape. */
+  bool find(const column &c, const uint8_t *key, size_t length, size_t &k) {
+    std::string_view name(reinterpret_cast<const char *>(key), length);
+    if (std::memchr(key, '\\', length) != nullptr) {
+      scratch_.resize(length + unescape_slack);
+      const uint8_t *end = impl_.parse_string(key, scratch_.data());
+      if (end == nullptr) { return false; }
+      name = std::string_view(reinterpret_cast<const char *>(scratch_.data()), size_t(end - scratch_.data()));
+    }
+    const std::vector<field> &children = c.type->children;
+    k = children.size();
+    if (children.size() <= 16) {
+      for (size_t j = 0; j < children.size(); j++) {
+        if (children[j].name == name) {
+          k = j;
+          break;
+        }
+      }
+    } else if (const auto found = c.names.find(name); found != c.names.end()) {
+      k = found->second;
+    }
+    return true;
+  }
+
+  /** The value at the next structural into column `c`, in a container `depth` deep. */
+  bool value(column &c, uint32_t depth) {
+    uint32_t at;
+    if (!next(at)) { return false; }
+    const uint8_t ch = buf_[at];
+    if (ch == 'n') {
+      if (!atom_at(buf_ + at, "null", 4)) { return false; }
+      c.append_null();
+      return true;
+    }
+    const kind type = c.type->type;
+    switch (type) {
+    case kind::boolean: {
+      bool b;
+      if (ch == 't' && atom_at(buf_ + at, "true", 4)) {
+        b = true;
+      } else if (ch == 'f' && atom_at(buf_ + at, "false", 5)) {
+        b = false;
+      } else {
+        return false;
+      }
+      c.append_valid();
+      c.booleans.push(b);
+      return true;
+    }
+    case kind::float32: case kind::float64: {
+      parsed_number number;
+      if (!parse_number_at(buf_ + at, number)) { return false; }
+      c.append_valid();
+      if (type == kind::float32) {
+        c.values.push(float(number.as_double()));
+      } else {
+        c.values.push(number.as_double());
+      }
+      return true;
+    }
+    case kind::utf8: case kind::large_utf8: return ch == '"' && string(c, at);
+    case kind::timestamp: case kind::date32: return temporal(c, at, ch);
+    case kind::structure: return ch == '{' && object(c, depth + 1);
+    case kind::list: case kind::large_list: return ch == '[' && list(c, depth + 1);
+    case kind::null: return false;
+    default: return integer(c, at);
+    }
+  }
+
+  bool integer(column &c, uint32_t at) {
+    parsed_number number;
+    if (!parse_number_at(buf_ + at, number) || number.kind == tape_entry::float64) { return false; }
+    const int64_t i = int64_t(number.bits);
+    const uint64_t u = number.bits;
+    const bool negative = number.kind == tape_entry::int64 && i < 0;
+    const field &f = *c.type;
+    const unsigned bits = unsigned(f.width() * 8);
+    if (f.is_signed()) {
+      const int64_t high = bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
+      const int64_t low = bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1));
+      if (negative ? i < low : u > uint64_t(high)) { return false; }
+    } else if (negative || (bits < 64 && u > (uint64_t(1) << bits) - 1)) {
+      return false;
+    }
+    c.append_valid();
+    switch (f.type) {
+    case kind::int8: c.values.push(int8_t(i)); break;
+    case kind::int16: c.values.push(int16_t(i)); break;
+    case kind::int32: c.values.push(int32_t(i)); break;
+    case kind::int64: c.values.push(i); break;
+    case kind::uint8: c.values.push(uint8_t(u)); break;
+    case kind::uint16: c.values.push(uint16_t(u)); break;
+    case kind::uint32: c.values.push(uint32_t(u)); break;
+    default: c.values.push(u); break;
+    }
+    return true;
+  }
+
+  /** The string at `at`, unescaped into the column's bytes. */
+  bool string(column &c, uint32_t at) {
+    if (i_ >= count_) { return false; }
+    // The raw string ends before the next structural: an upper bound on its unescaped length.
+    const size_t bound = index_[i_] - at;
+    uint8_t *to = c.values.room(bound + unescape_slack);
+    const uint8_t *end = impl_.parse_string(buf_ + at + 1, to);
+    if (end == nullptr) { return false; }
+    const size_t length = size_t(end - to);
+    if (max_string_ != 0 && length > max_string_) { return false; }
+    c.values.commit(length);
+    if (c.type->type == kind::utf8 && c.values.size() > size_t(INT32_MAX)) { return false; }
+    c.append_valid();
+    c.push_offset(int64_t(c.values.size()));
+    return true;
+  }
+
+  /** A date or timestamp: a string in its format, or a number in its unit. */
+  bool temporal(column &c, uint32_t at, uint8_t ch) {
+    const field &f = *c.type;
+    int64_t value;
+    if (ch == '"') {
+      if (i_ >= count_) { return false; }
+      const uint8_t *from = buf_ + at + 1;
+      const void *quote = std::memchr(from, '"', index_[i_] - at);
+      if (quote == nullptr) { return false; }
+      const std::string_view s(reinterpret_cast<const char *>(from), size_t(static_cast<const uint8_t *>(quote) - from));
+      if (s.find('\\') != std::string_view::npos) { return false; } // escaped: the arbiter's
+      if (f.type == kind::date32) {
+        if (s.size() != 10 || !parse_date(s, value)) { return false; }
+      } else {
+        int64_t seconds, nanos;
+        if (!parse_timestamp(s, seconds, nanos) || !to_unit(seconds, nanos, f.unit, value)) { return false; }
+      }
+    } else {
+      parsed_number number;
+      if (!parse_number_at(buf_ + at, number) || number.kind != tape_entry::int64) { return false; }
+      value = int64_t(number.bits);
+    }
+    if (f.type == kind::date32 && (value < INT32_MIN || value > INT32_MAX)) { return false; }
+    c.append_valid();
+    if (f.type == kind::date32) {
+      c.values.push(int32_t(value));
+    } else {
+      c.values.push(value);
+    }
+    return true;
+  }
+
+  /** After a list's '[': its items into the list column `c`. */
+  bool list(column &c, uint32_t depth) {
+    if (depth >= max_depth_) { return false; }
+    column &items = c.children[0];
+    c.append_valid();
+    if (i_ < count_ && buf_[index_[i_]] == ']') {
+      i_++;
+    } else {
+      while (true) {
+        if (!value(items, depth)) { return false; }
+        uint32_t separator;
+        if (!next(separator)) { return false; }
+        if (buf_[separator] == ']') { break; }
+        if (buf_[separator] != ',') { return false; }
+      }
+    }
+    c.push_offset(items.length);
+    return true;
+  }
+
+  /** Passes over the value at the next structural (a member of a container `depth` deep). */
+  bool skip(uint32_t depth) {
+    return validate_ ? skip_validated(depth) : skip_unvalidated(depth);
+  }
+
+  bool skip_unvalidated(uint32_t depth) {
+    uint32_t at;
+    if (!next(at)) { return false; }
+    if (buf_[at] != '{' && buf_[at] != '[') { return true; }
+    for (uint32_t open = 1; open > 0;) {
+      if (!next(at)) { return false; }
+      const uint8_t ch = buf_[at];
+      if (ch == '{' || ch == '[') {
+        if (depth + ++open >= max_depth_) { return false; }
+      } else if (ch == '}' || ch == ']') {
+        open--;
+      }
+    }
+    return true;
+  }
+
+  /** The grammar of the skipped value checked over the index, its scalars read (and dropped). */
+  bool skip_validated(uint32_t depth) {
+    scopes_.clear(); // per open container: 1 an object, 0 an array
+    uint32_t at;
+    uint8_t ch;
+  value:
+    if (!next(at)) { return false; }
+    ch = buf_[at];
+    switch (ch) {
+    case '{':
+      if (depth + scopes_.size() + 1 >= max_depth_) { return false; }
+      scopes_.push_back(1);
+      if (!next(at)) { return false; }
+      if (buf_[at] == '}') {
+        scopes_.pop_back();
+        goto after;
+      }
+      goto key;
+    case '[':
+      if (depth + scopes_.size() + 1 >= max_depth_) { return false; }
+      scopes_.push_back(0);
+      if (i_ < count_ && buf_[index_[i_]] == ']') {
+        i_++;
+        scopes_.pop_back();
+        goto after;
+      }
+      goto value;
+    case '"':
+      if (!valid_string(at)) { return false; }
+      goto after;
+    case 't':
+      if (!atom_at(buf_ + at, "true", 4)) { return false; }
+      goto after;
+    case 'f':
+      if (!atom_at(buf_ + at, "false", 5)) { return false; }
+      goto after;
+    case 'n':
+      if (!atom_at(buf_ + at, "null", 4)) { return false; }
+      goto after;
+    default: {
+      parsed_number number;
+      if (!parse_number_at(buf_ + at, number)) { return false; }
+      goto after;
+    }
+    }
+  key:
+    if (buf_[at] != '"' || !valid_string(at)) { return false; }
+    if (!next(at) || buf_[at] != ':') { return false; }
+    goto value;
+  after:
+    if (scopes_.empty()) { return true; }
+    if (!next(at)) { return false; }
+    if (buf_[at] == ',') {
+      if (scopes_.back() == 0) { goto value; }
+      if (!next(at)) { return false; }
+      goto key;
+    }
+    if (buf_[at] != (scopes_.back() ? '}' : ']')) { return false; }
+    scopes_.pop_back();
+    goto after;
+  }
+
+  /** A string's escapes (its UTF-8 was checked by stage 1). */
+  bool valid_string(uint32_t at) {
+    if (i_ >= count_) { return false; }
+    const size_t bound = index_[i_] - at;
+    if (std::memchr(buf_ + at + 1, '\\', bound - 1) == nullptr) { return true; }
+    if (scratch_.size() < bound + unescape_slack) { scratch_.resize(bound + unescape_slack); }
+    return impl_.parse_string(buf_ + at + 1, scratch_.data()) != nullptr;
+  }
+
+  const uint8_t *buf_;
+  size_t size_;
+  const uint32_t *index_;
+  size_t count_;
+  size_t i_ = 0;
+  const simdjson::internal::dom_parser_implementation &impl_;
+  std::vector<uint8_t> &scratch_;
+  std::vector<uint8_t> scopes_;
+  uint32_t max_depth_;
+  uint64_t max_record_;
+  uint64_t max_string_;
+  bool error_on_unknown_;
+  bool validate_;
+};
+
+} // namespace
+
+bool read_block(simdjson::dom::parser &dom, const uint8_t *bytes, size_t size, const arrow_read_options &options,
+                column &batch, uint64_t &records, std::vector<uint8_t> &scratch) {
+  records = 0;
+  simdjson::internal::dom_parser_implementation &impl = *dom.implementation;
+  const simdjson::error_code scanned = impl.stage1(bytes, size, simdjson::stage1_mode::regular);
+  if (scanned == simdjson::EMPTY) { return true; } // white space alone: no record
+  if (scanned != simdjson::SUCCESS) { return false; }
+  block_walk walk(bytes, size, impl.structural_indexes.get(), impl.n_structural_indexes, impl, options, scratch);
+  return walk.records(batch, records);
+}
+
+} // namespace simdbridge::arrow
