@@ -625,36 +625,47 @@ void stream_release(ArrowArrayStream *stream) {
   stream->release = nullptr;
 }
 
-arrow_error read_into(const input &in, const field *given, const arrow_read_options &options,
-                      ArrowArrayStream *out) {
-  reader r(in.data, in.size, options);
-  r.cut();
-  auto s = std::make_unique<batch_stream>();
-  if (given != nullptr) {
-    s->schema = *given;
-  } else if (arrow_error e = infer(r, s->schema); !e.ok()) {
-    return e;
-  }
-  for (block &b : r.blocks()) { b.records = 0; }
-  std::vector<std::unique_ptr<column>> batches(r.blocks().size());
+/**
+ * Reads every block into a batch of `schema` (in `batches`, one per block). With `sampled` (a
+ * schema inferred from the first block), a block that does not fit it exactly (a key it lacks,
+ * a value of another type, or anything the block reader declines) is not read again: false
+ * says the schema must be inferred from the whole input instead.
+ */
+bool read_blocks(reader &r, const field &schema, const arrow_read_options &options,
+                 std::vector<std::unique_ptr<column>> &batches, bool sampled) {
+  arrow_read_options strict = options;
+  strict.error_on_unknown_fields = options.error_on_unknown_fields || sampled;
+  batches.clear();
+  batches.resize(r.blocks().size());
   for (size_t i = 0; i < batches.size(); i++) {
-    batches[i] = std::make_unique<column>(s->schema);
-    r.blocks()[i].batch = batches[i].get();
+    block &b = r.blocks()[i];
+    b.records = 0;
+    b.error = {};
+    batches[i] = std::make_unique<column>(schema);
+    b.batch = batches[i].get();
   }
+  std::atomic<bool> misfit{false};
   r.each_block([&](record_parser &parser, block &b) {
-    record_walker walker(options.error_on_unknown_fields);
+    if (misfit) { return; }
     try {
       if (parser.previous != nullptr && parser.previous->records > 0) {
-        b.batch->reserve_like(*parser.previous->batch, double(b.end - b.begin) / double(parser.previous->end - parser.previous->begin) * 1.05);
+        const double scale = double(b.end - b.begin) / double(parser.previous->end - parser.previous->begin);
+        b.batch->reserve_like(*parser.previous->batch, scale * 1.05);
       }
       parser.previous = &b;
-      if (!options.reference_reader && record_parser::fit(parser.dom, b.end - b.begin, std::max<uint32_t>(options.limits.max_depth, 1)) &&
-          arrow::read_block(parser.dom, b.bytes, b.end - b.begin, options, *b.batch, b.records, parser.scratch)) {
+      if (!options.reference_reader &&
+          record_parser::fit(parser.dom, b.end - b.begin, std::max<uint32_t>(options.limits.max_depth, 1)) &&
+          arrow::read_block(parser.dom, b.bytes, b.end - b.begin, strict, *b.batch, b.records, parser.scratch)) {
+        return;
+      }
+      if (sampled) {
+        misfit = true;
         return;
       }
       // Refused: the record-at-a-time reader reads the block again, from an empty batch.
-      *b.batch = column(s->schema);
+      *b.batch = column(schema);
       b.records = 0;
+      record_walker walker(options.error_on_unknown_fields);
       r.read_records(parser, b, [&](element root, mismatch &why) {
         simdjson::dom::object o;
         if (root.get(o) != simdjson::SUCCESS) {
@@ -667,6 +678,33 @@ arrow_error read_into(const input &in, const field *given, const arrow_read_opti
       b.error = {error_code::out_of_memory, b.begin, 0, "", "out of memory", ""};
     }
   });
+  return !misfit;
+}
+
+arrow_error read_into(const input &in, const field *given, const arrow_read_options &options,
+                      ArrowArrayStream *out) {
+  reader r(in.data, in.size, options);
+  r.cut();
+  auto s = std::make_unique<batch_stream>();
+  std::vector<std::unique_ptr<column>> batches;
+  if (given != nullptr) {
+    s->schema = *given;
+    read_blocks(r, s->schema, options, batches, false);
+  } else {
+    // Inferred from the first block, then every record checked to fit that schema exactly as
+    // it is read: for data of one shape, inference costs a block's read. Where a record does
+    // not fit, the schema is inferred from the whole input, which is read again.
+    bool fitted = false;
+    if (r.blocks().size() > 1 && !options.reference_reader) {
+      reader first(in.data, r.blocks()[0].end, options);
+      first.cut();
+      fitted = infer(first, s->schema).ok() && read_blocks(r, s->schema, options, batches, true);
+    }
+    if (!fitted) {
+      if (arrow_error e = infer(r, s->schema); !e.ok()) { return e; }
+      read_blocks(r, s->schema, options, batches, false);
+    }
+  }
   if (arrow_error e = r.first_error(); !e.ok()) { return e; }
   s->batches = std::move(batches);
   out->get_schema = stream_get_schema;

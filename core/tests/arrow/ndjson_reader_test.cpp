@@ -301,6 +301,39 @@ TEST(ArrowBlockReader, TheSameTablesAndErrorsAsTheRecordReader) {
   EXPECT_GT(checked, 400u);
 }
 
+TEST(ArrowBlockReader, InferenceFromTheFirstBlockGivesTheWholeInputsSchema) {
+  // Records of one shape, then (in some inputs) a key or a type the first block did not have:
+  // the schema and the rows must be those of inference over the whole input.
+  size_t inferred = 0;
+  for (uint32_t seed = 1; seed <= 200; seed++) {
+    generator g(seed);
+    std::string ndjson;
+    const uint32_t records = 2 + g.next(60);
+    const uint32_t odd = g.next(records * 2); // past the end: none
+    for (uint32_t r = 0; r < records; r++) {
+      ndjson += "{\"a\": " + std::to_string(g.next(100)) + ", \"s\": " + g.string() + ", \"o\": {\"x\": " +
+                (g.next(3) ? "true" : "null") + "}, \"l\": [" + (g.next(2) ? "1.5" : "") + "]";
+      if (r == odd) {
+        ndjson += std::vector<std::string>{", \"new\": 1", ", \"o2\": {}", ""}[g.next(3)];
+        if (g.next(2)) { ndjson += ", \"a\": 2.5"; } // a key twice: an error either way
+      }
+      ndjson += g.next(3) ? "}\n" : ", \"n\": null}\n";
+      if (r == odd && g.next(2)) { ndjson += "{\"o\": {\"y\": [\"z\"]}, \"a\": 0.5}\n"; }
+    }
+    arrow_read_options fast, reference;
+    fast.block_size = reference.block_size = 1 + g.next(400);
+    fast.threads = 1 + g.next(3);
+    reference.reference_reader = true;
+    const read_result a = read(ndjson, nullptr, fast);
+    const read_result b = read(ndjson, nullptr, reference);
+    EXPECT_EQ(a.error.message, b.error.message) << "seed " << seed << "\n" << ndjson;
+    EXPECT_EQ(a.schema, b.schema) << "seed " << seed << "\n" << ndjson;
+    EXPECT_EQ(a.rows, b.rows) << "seed " << seed << "\n" << ndjson;
+    inferred += b.error.ok();
+  }
+  EXPECT_GT(inferred, 100u);
+}
+
 } // namespace block_reader
 
 } // namespace
