@@ -35,6 +35,7 @@ const char *error_message(error_code code) noexcept {
   case error_code::document_too_long: return "the input is longer than the limit (max_document_length)";
   case error_code::expected_array: return "expected an array: the stream's format is 'array'";
   case error_code::string_too_long: return "a string is longer than the limit (max_string_length)";
+  case error_code::write_failed: return "the output could not be written";
   }
   return "unknown error";
 }
@@ -69,6 +70,7 @@ const char *error_name(error_code code) noexcept {
   case error_code::document_too_long: return "document_too_long";
   case error_code::expected_array: return "expected_array";
   case error_code::string_too_long: return "string_too_long";
+  case error_code::write_failed: return "write_failed";
   }
   return "unknown";
 }

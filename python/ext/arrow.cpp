@@ -3,9 +3,13 @@
 // object with __arrow_c_stream__ and __arrow_c_schema__, which pyarrow.table(), polars and
 // DuckDB take without a copy. The package itself never imports pyarrow.
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <new>
 #include <thread>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "simdbridge/arrow.h"
@@ -130,14 +134,15 @@ PyObject *schema_capsule_of(PyObject *schema, const ArrowSchema **out) {
 } // namespace
 
 PyObject *loads_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
-  static const char *keywords[] = {"data", "schema", "block_size", "error_on_unknown_fields", "threads", nullptr};
+  static const char *keywords[] = {"data", "schema", "block_size", "error_on_unknown_fields", "validate_skipped",
+                                   "threads", nullptr};
   PyObject *data;
   PyObject *schema = Py_None;
   Py_ssize_t block_size = Py_ssize_t(1) << 20;
-  int unknown_is_error = 0;
+  int unknown_is_error = 0, validate_skipped = 1;
   PyObject *threads = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$npO", const_cast<char **>(keywords), &data, &schema, &block_size,
-                                   &unknown_is_error, &threads)) {
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$nppO", const_cast<char **>(keywords), &data, &schema, &block_size,
+                                   &unknown_is_error, &validate_skipped, &threads)) {
     return nullptr;
   }
   if (block_size < 1) {
@@ -147,6 +152,7 @@ PyObject *loads_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
   arrow_read_options options;
   options.block_size = size_t(block_size);
   options.error_on_unknown_fields = unknown_is_error != 0;
+  options.validate_skipped = validate_skipped != 0;
   options.limits = thread_parser().options();
   if (!thread_count(threads, options.threads)) { return nullptr; }
   const ArrowSchema *given = nullptr;
@@ -181,52 +187,173 @@ PyObject *loads_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
   return reinterpret_cast<PyObject *>(result);
 }
 
-/** dumpb_arrow(data, *, write_nulls=True, threads=None): record batches as NDJSON bytes. */
-PyObject *dumpb_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
-  static const char *keywords[] = {"data", "write_nulls", "threads", nullptr};
-  PyObject *data;
-  int write_nulls = 1;
-  PyObject *threads = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$pO", const_cast<char **>(keywords), &data, &write_nulls, &threads)) {
-    return nullptr;
+namespace {
+
+/** The GIL, let go while the core works and taken back where a sink needs Python. */
+struct released_gil {
+  PyThreadState *state = nullptr;
+  void release() { state = PyEval_SaveThread(); }
+  void take() {
+    PyEval_RestoreThread(state);
+    state = nullptr;
   }
+};
+
+/**
+ * Writes `data` (anything with __arrow_c_stream__ or __arrow_c_array__) as NDJSON into `sink`,
+ * the GIL released; false with an exception set (the sink's own, where it refused).
+ */
+bool write_arrow(const char *function, PyObject *data, PyObject *kwargs_write_nulls, PyObject *threads_arg,
+                 const ndjson_sink &sink, released_gil &gil) {
   arrow_write_options options;
-  options.write_nulls = write_nulls != 0;
-  if (!thread_count(threads, options.threads)) { return nullptr; }
-  std::string out;
+  options.write_nulls = kwargs_write_nulls == nullptr || PyObject_IsTrue(kwargs_write_nulls);
+  if (!thread_count(threads_arg, options.threads)) { return false; }
   arrow_error e;
   if (PyObject_HasAttrString(data, "__arrow_c_stream__")) {
     owned capsule(PyObject_CallMethod(data, "__arrow_c_stream__", nullptr));
-    if (capsule.p == nullptr) { return nullptr; }
+    if (capsule.p == nullptr) { return false; }
     auto *stream = static_cast<ArrowArrayStream *>(PyCapsule_GetPointer(capsule.p, "arrow_array_stream"));
-    if (stream == nullptr) { return nullptr; }
-    Py_BEGIN_ALLOW_THREADS e = arrow_to_ndjson(stream, options, out);
-    Py_END_ALLOW_THREADS
+    if (stream == nullptr) { return false; }
+    gil.release();
+    e = arrow_to_ndjson(stream, options, sink);
+    gil.take();
   } else if (PyObject_HasAttrString(data, "__arrow_c_array__")) {
     owned pair(PyObject_CallMethod(data, "__arrow_c_array__", nullptr));
-    if (pair.p == nullptr) { return nullptr; }
+    if (pair.p == nullptr) { return false; }
     if (!PyTuple_Check(pair.p) || PyTuple_GET_SIZE(pair.p) != 2) {
       PyErr_SetString(PyExc_TypeError, "__arrow_c_array__ must return (schema capsule, array capsule)");
-      return nullptr;
+      return false;
     }
     auto *schema = static_cast<ArrowSchema *>(PyCapsule_GetPointer(PyTuple_GET_ITEM(pair.p, 0), "arrow_schema"));
     auto *array = static_cast<ArrowArray *>(PyCapsule_GetPointer(PyTuple_GET_ITEM(pair.p, 1), "arrow_array"));
-    if (schema == nullptr || array == nullptr) { return nullptr; }
-    Py_BEGIN_ALLOW_THREADS e = arrow_batch_to_ndjson(*schema, *array, options, out);
-    Py_END_ALLOW_THREADS
+    if (schema == nullptr || array == nullptr) { return false; }
+    gil.release();
+    e = arrow_batch_to_ndjson(*schema, *array, options, sink);
+    gil.take();
   } else {
     PyErr_Format(PyExc_TypeError,
-                 "dumpb_arrow takes Arrow data (__arrow_c_stream__ or __arrow_c_array__: a pyarrow Table or "
+                 "%s takes Arrow data (__arrow_c_stream__ or __arrow_c_array__: a pyarrow Table or "
                  "RecordBatch, a polars DataFrame, ...), not %.100s",
-                 Py_TYPE(data)->tp_name);
-    return nullptr;
+                 function, Py_TYPE(data)->tp_name);
+    return false;
   }
-  if (!e.ok()) {
-    if (e.code == error_code::out_of_memory) { return PyErr_NoMemory(); }
+  if (e.ok()) { return true; }
+  if (e.code == error_code::write_failed && PyErr_Occurred()) { return false; } // the sink's exception
+  if (e.code == error_code::out_of_memory) {
+    PyErr_NoMemory();
+  } else {
     PyErr_SetString(PyExc_ValueError, e.message.c_str());
+  }
+  return false;
+}
+
+bool parse_write_arguments(PyObject *args, PyObject *kwargs, bool with_file, PyObject *&data, PyObject *&file,
+                           PyObject *&write_nulls, PyObject *&threads) {
+  static const char *bytes_keywords[] = {"data", "write_nulls", "threads", nullptr};
+  static const char *file_keywords[] = {"data", "fp", "write_nulls", "threads", nullptr};
+  int nulls = 1;
+  const bool parsed =
+      with_file ? PyArg_ParseTupleAndKeywords(args, kwargs, "OO|$pO", const_cast<char **>(file_keywords), &data, &file,
+                                              &nulls, &threads)
+                : PyArg_ParseTupleAndKeywords(args, kwargs, "O|$pO", const_cast<char **>(bytes_keywords), &data,
+                                              &nulls, &threads);
+  write_nulls = nulls ? Py_True : Py_False;
+  return parsed;
+}
+
+} // namespace
+
+/**
+ * dumpb_arrow(data, *, write_nulls=True, threads=None): record batches as NDJSON bytes, written
+ * straight into the bytes object (grown in place), the one copy of the output.
+ */
+PyObject *dumpb_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
+  PyObject *data, *file = nullptr, *write_nulls, *threads = Py_None;
+  if (!parse_write_arguments(args, kwargs, false, data, file, write_nulls, threads)) { return nullptr; }
+  released_gil gil;
+  PyObject *bytes = nullptr;
+  size_t size = 0, capacity = 0;
+  const ndjson_sink sink = [&](const char *piece, size_t n) {
+    if (size + n > capacity) {
+      const size_t grown = std::max({capacity * 2, size + n, size_t(1) << 20});
+      gil.take(); // (the sink runs on this thread)
+      if (bytes == nullptr) {
+        bytes = PyBytes_FromStringAndSize(nullptr, Py_ssize_t(grown));
+      } else if (_PyBytes_Resize(&bytes, Py_ssize_t(grown)) < 0) {
+        bytes = nullptr; // (freed by _PyBytes_Resize)
+      }
+      gil.release();
+      if (bytes == nullptr) { return false; }
+      capacity = grown;
+    }
+    std::memcpy(PyBytes_AS_STRING(bytes) + size, piece, n);
+    size += n;
+    return true;
+  };
+  if (!write_arrow("dumpb_arrow", data, write_nulls, threads, sink, gil)) {
+    Py_XDECREF(bytes);
     return nullptr;
   }
-  return PyBytes_FromStringAndSize(out.data(), Py_ssize_t(out.size()));
+  if (bytes == nullptr) { return PyBytes_FromStringAndSize("", 0); }
+  if (size != capacity && _PyBytes_Resize(&bytes, Py_ssize_t(size)) < 0) { return nullptr; }
+  return bytes;
+}
+
+/**
+ * dump_arrow(data, fp, *, write_nulls=True, threads=None): record batches as NDJSON into a file,
+ * a piece (about a megabyte) at a time: `fp` a path (opened, truncated and written with the GIL
+ * released) or a binary file object (its write() called with each piece).
+ */
+PyObject *dump_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
+  PyObject *data, *file = nullptr, *write_nulls, *threads = Py_None;
+  if (!parse_write_arguments(args, kwargs, true, data, file, write_nulls, threads)) { return nullptr; }
+  released_gil gil;
+  if (PyUnicode_Check(file) || PyBytes_Check(file) || PyObject_HasAttrString(file, "__fspath__")) {
+    PyObject *encoded = nullptr;
+    if (!PyUnicode_FSConverter(file, &encoded)) { return nullptr; }
+    owned path(encoded);
+    const int fd = ::open(PyBytes_AS_STRING(encoded), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) { return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, file); }
+    int failure = 0;
+    const ndjson_sink sink = [&](const char *piece, size_t n) {
+      while (n > 0) {
+        const ssize_t written = ::write(fd, piece, n);
+        if (written < 0) {
+          if (errno == EINTR) { continue; }
+          failure = errno;
+          return false;
+        }
+        piece += written;
+        n -= size_t(written);
+      }
+      return true;
+    };
+    const bool ok = write_arrow("dump_arrow", data, write_nulls, threads, sink, gil);
+    if (::close(fd) != 0 && failure == 0 && ok) { failure = errno; }
+    if (failure != 0) {
+      PyErr_Clear();
+      errno = failure;
+      return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, file);
+    }
+    if (!ok) { return nullptr; }
+    Py_RETURN_NONE;
+  }
+  owned write(PyObject_GetAttrString(file, "write"));
+  if (write.p == nullptr) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "dump_arrow writes to a path or a binary file (with write()), not %.100s",
+                 Py_TYPE(file)->tp_name);
+    return nullptr;
+  }
+  const ndjson_sink sink = [&](const char *piece, size_t n) {
+    gil.take();
+    owned chunk(PyBytes_FromStringAndSize(piece, Py_ssize_t(n)));
+    owned result(chunk.p != nullptr ? PyObject_CallOneArg(write.p, chunk.p) : nullptr);
+    gil.release();
+    return result.p != nullptr;
+  };
+  if (!write_arrow("dump_arrow", data, write_nulls, threads, sink, gil)) { return nullptr; }
+  Py_RETURN_NONE;
 }
 
 bool init_arrow(PyObject *module) {

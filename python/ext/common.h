@@ -124,6 +124,7 @@ simdbridge::document take_document();
 bool init_arrow(PyObject *module);
 PyObject *loads_arrow(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *dumpb_arrow(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *dump_arrow(PyObject *self, PyObject *args, PyObject *kwargs);
 
 // streams.cpp
 bool init_streams(PyObject *module);

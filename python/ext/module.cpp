@@ -208,10 +208,13 @@ PyMethodDef methods[] = {
      "stream of documents separated by white space. Raises StreamError with the byte offset."},
     {"_configure", configure, METH_VARARGS, "Sets the exception classes (JSONDecodeError, StreamError, LimitError)."},
     {"loads_arrow", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(loads_arrow)), METH_VARARGS | METH_KEYWORDS,
-     "loads_arrow(data, schema=None, *, block_size=1048576, error_on_unknown_fields=False, threads=None): NDJSON "
+     "loads_arrow(data, schema=None, *, block_size=1048576, error_on_unknown_fields=False, validate_skipped=True, threads=None): NDJSON "
      "as Arrow record batches."},
     {"dumpb_arrow", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dumpb_arrow)), METH_VARARGS | METH_KEYWORDS,
      "dumpb_arrow(data, *, write_nulls=True, threads=None): Arrow record batches as NDJSON bytes."},
+    {"dump_arrow", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dump_arrow)), METH_VARARGS | METH_KEYWORDS,
+     "dump_arrow(data, fp, *, write_nulls=True, threads=None): Arrow record batches as NDJSON into a path or a "
+     "binary file."},
     {"_set_limits", set_limits, METH_VARARGS, "Sets the package's limits (see simdbridge.set_limits)."},
     {"_get_limits", get_limits, METH_NOARGS, "The package's limits, as a dict."},
     {"versions", versions, METH_NOARGS, "The simdbridge and simdjson versions, and simdjson's kernel."},

@@ -287,3 +287,59 @@ def test_what_it_cannot_write_is_a_clear_error():
     assert "not one this reader takes" in str(e.value) or "type" in str(e.value)
     with pytest.raises(TypeError):
         simdbridge.dumpb_arrow([1, 2])
+
+
+def test_dump_arrow_writes_the_same_bytes_to_a_path_and_a_file(tmp_path):
+    table = ours(flat_records(20000), FLAT)  # several pieces of output
+    expected = simdbridge.dumpb_arrow(table, threads=1)
+    assert len(expected) > 3 << 20
+    for threads in (1, 2):
+        simdbridge.dump_arrow(table, tmp_path / "t.ndjson", threads=threads)
+        assert (tmp_path / "t.ndjson").read_bytes() == expected
+        simdbridge.dump_arrow(table, str(tmp_path / "s.ndjson"), threads=threads)
+        assert (tmp_path / "s.ndjson").read_bytes() == expected
+        with open(tmp_path / "f.ndjson", "wb") as f:
+            simdbridge.dump_arrow(table, f, threads=threads)
+        assert (tmp_path / "f.ndjson").read_bytes() == expected
+        assert simdbridge.dumpb_arrow(table, threads=threads) == expected
+    simdbridge.dump_arrow(table.slice(0, 0), tmp_path / "e.ndjson")
+    assert (tmp_path / "e.ndjson").read_bytes() == b""
+    assert simdbridge.dumpb_arrow(table.slice(0, 0)) == b""
+
+
+def test_dump_arrow_failures_are_the_writers_errors(tmp_path):
+    table = ours(flat_records(20000), FLAT)
+    with pytest.raises(OSError) as full:
+        simdbridge.dump_arrow(table, "/dev/full")
+    assert full.value.errno == 28  # ENOSPC
+    with pytest.raises(FileNotFoundError):
+        simdbridge.dump_arrow(table, tmp_path / "no" / "such.ndjson")
+
+    class Failing:
+        def __init__(self):
+            self.calls = 0
+
+        def write(self, b):
+            self.calls += 1
+            if self.calls == 2:
+                raise RuntimeError("disk on fire")
+            return len(b)
+
+    failing = Failing()
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        simdbridge.dump_arrow(table, failing)
+    assert failing.calls == 2  # stopped at the first failure
+    with pytest.raises(TypeError):
+        simdbridge.dump_arrow(table, 42)
+
+
+def test_skipped_values_are_validated_unless_turned_off():
+    schema = pa.schema([("a", pa.int64())])
+    bad = b'{"a": 1, "zz": [tru, "\\q"]}\n'
+    with pytest.raises(simdbridge.StreamError) as e:
+        simdbridge.loads_arrow(bad, schema)
+    assert (e.value.document, e.value.offset) == (1, 16) and "invalid literal" in str(e.value)
+    assert ours(bad, schema, validate_skipped=False).column("a").to_pylist() == [1]
+    # The brackets still have to match, and the record's own grammar still holds.
+    with pytest.raises(simdbridge.StreamError):
+        simdbridge.loads_arrow(b'{"a": 1, "zz": [1}\n', schema, validate_skipped=False)

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "simdbridge/arrow_c_data.h"
@@ -93,6 +94,20 @@ arrow_error arrow_to_ndjson(ArrowArrayStream *stream, const arrow_write_options 
 /** The same for one record batch (a struct array and its schema), both borrowed. */
 arrow_error arrow_batch_to_ndjson(const ArrowSchema &schema, const ArrowArray &batch,
                                   const arrow_write_options &options, std::string &out) noexcept;
+
+/**
+ * Takes the NDJSON as it is written: pieces of whole lines, in order, a few hundred KB each,
+ * always from the thread that called the writer. Returning false stops the writing, which then
+ * fails with error_code::write_failed (a full disk, a closed file).
+ */
+using ndjson_sink = std::function<bool(const char *data, size_t size)>;
+
+/** arrow_to_ndjson into a sink: the output is never held whole (a file written as it comes). */
+arrow_error arrow_to_ndjson(ArrowArrayStream *stream, const arrow_write_options &options, const ndjson_sink &sink) noexcept;
+
+/** arrow_batch_to_ndjson into a sink. */
+arrow_error arrow_batch_to_ndjson(const ArrowSchema &schema, const ArrowArray &batch,
+                                  const arrow_write_options &options, const ndjson_sink &sink) noexcept;
 
 /** The schema ndjson_to_arrow would infer for `in`, into `out` (the caller releases it). */
 arrow_error infer_arrow_schema(input in, const arrow_read_options &options, ArrowSchema *out) noexcept;

@@ -75,6 +75,8 @@ enum class error_code : int32_t {
   expected_array = SIMDBRIDGE_EXPECTED_ARRAY,
   /** A string (or key), unescaped, longer than the parser's max_string_length. */
   string_too_long = SIMDBRIDGE_STRING_TOO_LONG,
+  /** The destination of written output refused it (a full disk, a closed file). */
+  write_failed = SIMDBRIDGE_WRITE_FAILED,
 };
 
 /** A one-line English description of `code`, for error messages. Never null. */

@@ -544,6 +544,11 @@ private:
 };
 
 arrow_error infer(reader &r, field &schema) {
+  for (block &b : r.blocks()) { // (a read with a sampled schema may have gone over them)
+    b.records = 0;
+    b.error = {};
+    b.inferred = arrow::named("", kind::structure);
+  }
   r.each_block([&](record_parser &parser, block &b) {
     std::string path;
     r.read_records(parser, b, [&](element root, mismatch &why) {

@@ -2,6 +2,7 @@
 // Arrow record batches to NDJSON: each row an object on a line of its own, written value by
 // value from the arrays' buffers (no object built), the numbers and strings as dumpb writes them.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -290,7 +291,12 @@ private:
     char *at = reinterpret_cast<char *>(out_.grow(64));
     size_t n = 0;
     at[n++] = '"';
-    n += put_date(days, at + n);
+    if (days != cached_days_) { // timestamps in a column mostly share their day with the one before
+      cached_days_ = days;
+      cached_date_length_ = put_date(days, cached_date_);
+    }
+    std::memcpy(at + n, cached_date_, sizeof cached_date_);
+    n += cached_date_length_;
     at[n] = 'T';
     fixed_digits(at + n + 1, uint64_t(rest / 3600), 2);
     at[n + 3] = ':';
@@ -311,6 +317,9 @@ private:
 
   bool write_nulls_;
   arrow::buffer out_;
+  int64_t cached_days_ = INT64_MIN;
+  char cached_date_[32] = {};
+  size_t cached_date_length_ = 0;
 };
 
 arrow_error failure(error_code code, const std::string &why) {
@@ -320,58 +329,88 @@ arrow_error failure(error_code code, const std::string &why) {
   return e;
 }
 
-arrow_error write_batch(const field &schema, const ArrowArray &batch, const arrow_write_options &options,
-                        std::string &out) {
-  view root;
-  std::string why;
-  if (!make_view(schema, batch, root, why)) { return failure(error_code::invalid_argument, why); }
-  const int64_t rows = batch.length;
-  const unsigned threads = std::max(1u, options.threads);
-  if (threads == 1 || rows < 1024) {
-    row_writer w(options.write_nulls);
-    w.rows(root, 0, rows);
-    out.append(reinterpret_cast<const char *>(w.out().data()), w.out().size());
+/**
+ * Writes record batches in chunks of rows, each chunk into one thread's buffer (kept from chunk
+ * to chunk, so the output's memory is touched once, where the sink puts it), handed to the sink
+ * in row order from the calling thread.
+ */
+class batch_writer {
+public:
+  batch_writer(const arrow_write_options &options, const ndjson_sink &sink)
+      : options_(options), sink_(sink), threads_(std::max(1u, options.threads)) {
+    for (unsigned t = 0; t < threads_; t++) { writers_.emplace_back(options.write_nulls); }
+  }
+
+  arrow_error batch(const field &schema, const ArrowArray &array) {
+    view root;
+    std::string why;
+    if (!make_view(schema, array, root, why)) { return failure(error_code::invalid_argument, why); }
+    const int64_t rows = array.length;
+    for (int64_t from = 0; from < rows;) {
+      // A round: up to one chunk a thread, then each chunk to the sink in order.
+      // (A batch smaller than a chunk a thread is shared out evenly.)
+      const int64_t chunk = std::max<int64_t>(1, std::min<int64_t>(rows_per_chunk_, (rows - from + threads_ - 1) / threads_));
+      const unsigned busy = unsigned(std::min<int64_t>(threads_, (rows - from + chunk - 1) / chunk));
+      std::vector<std::thread> pool;
+      std::atomic<bool> failed{false};
+      const auto write = [&](unsigned t) {
+        try {
+          writers_[t].out().clear();
+          writers_[t].rows(root, from + chunk * t, std::min(rows, from + chunk * (t + 1)));
+        } catch (...) {
+          failed = true;
+        }
+      };
+      try {
+        for (unsigned t = 1; t < busy; t++) { pool.emplace_back(write, t); }
+      } catch (...) {
+        failed = true;
+      }
+      write(0);
+      for (std::thread &t : pool) { t.join(); }
+      if (failed) { return failure(error_code::out_of_memory, "out of memory"); }
+      size_t bytes = 0;
+      for (unsigned t = 0; t < busy; t++) {
+        const arrow::buffer &b = writers_[t].out();
+        bytes += b.size();
+        if (!sink_(reinterpret_cast<const char *>(b.data()), b.size())) {
+          return failure(error_code::write_failed, "the output could not be written");
+        }
+      }
+      const int64_t written = std::min(rows - from, chunk * busy);
+      from += written;
+      // About 256 KB a chunk: the buffers stay in cache, where the sink copies from them
+      // (1 MB chunks wrote at half the speed).
+      rows_per_chunk_ = std::clamp<int64_t>(int64_t((size_t(1) << 18) * size_t(written) / std::max<size_t>(bytes, 1)), 16, 1 << 20);
+    }
     return {};
   }
-  // Row ranges, one a thread, joined in order: the same bytes as one thread writes.
-  std::vector<row_writer> parts;
-  for (unsigned t = 0; t < threads; t++) { parts.emplace_back(options.write_nulls); }
-  std::vector<std::thread> pool;
-  bool failed = false;
-  try {
-    for (unsigned t = 1; t < threads; t++) {
-      pool.emplace_back([&, t] { parts[t].rows(root, rows * t / threads, rows * (t + 1) / threads); });
-    }
-  } catch (...) {
-    failed = true;
-  }
-  try {
-    parts[0].rows(root, 0, rows / threads);
-  } catch (...) {
-    failed = true;
-  }
-  for (std::thread &t : pool) { t.join(); }
-  if (failed) { return failure(error_code::out_of_memory, "out of memory"); }
-  for (row_writer &w : parts) { out.append(reinterpret_cast<const char *>(w.out().data()), w.out().size()); }
-  return {};
-}
+
+private:
+  arrow_write_options options_;
+  const ndjson_sink &sink_;
+  unsigned threads_;
+  std::vector<row_writer> writers_;
+  int64_t rows_per_chunk_ = 4096;
+};
 
 } // namespace
 
 arrow_error arrow_batch_to_ndjson(const ArrowSchema &schema, const ArrowArray &batch,
-                                  const arrow_write_options &options, std::string &out) noexcept {
+                                  const arrow_write_options &options, const ndjson_sink &sink) noexcept {
   try {
     field f;
     std::string why;
     if (!arrow::import_schema(schema, f, why)) { return failure(error_code::invalid_argument, why); }
     if (f.type != kind::structure) { return failure(error_code::invalid_argument, "a record batch is a struct array (format \"+s\")"); }
-    return write_batch(f, batch, options, out);
+    batch_writer writer(options, sink);
+    return writer.batch(f, batch);
   } catch (const std::bad_alloc &) {
     return failure(error_code::out_of_memory, "out of memory");
   }
 }
 
-arrow_error arrow_to_ndjson(ArrowArrayStream *stream, const arrow_write_options &options, std::string &out) noexcept {
+arrow_error arrow_to_ndjson(ArrowArrayStream *stream, const arrow_write_options &options, const ndjson_sink &sink) noexcept {
   if (stream == nullptr || stream->release == nullptr) { return failure(error_code::invalid_argument, "a released stream"); }
   try {
     ArrowSchema schema{};
@@ -385,6 +424,7 @@ arrow_error arrow_to_ndjson(ArrowArrayStream *stream, const arrow_write_options 
     schema.release(&schema);
     if (!known) { return failure(error_code::invalid_argument, why); }
     if (f.type != kind::structure) { return failure(error_code::invalid_argument, "record batches are struct arrays (format \"+s\")"); }
+    batch_writer writer(options, sink);
     for (;;) {
       ArrowArray batch{};
       if (stream->get_next(stream, &batch) != 0) {
@@ -392,10 +432,35 @@ arrow_error arrow_to_ndjson(ArrowArrayStream *stream, const arrow_write_options 
         return failure(error_code::invalid_argument, last ? last : "the stream failed");
       }
       if (batch.release == nullptr) { return {}; }
-      arrow_error e = write_batch(f, batch, options, out);
+      arrow_error e = writer.batch(f, batch);
       batch.release(&batch);
       if (!e.ok()) { return e; }
     }
+  } catch (const std::bad_alloc &) {
+    return failure(error_code::out_of_memory, "out of memory");
+  }
+}
+
+/** A sink appending to a string. */
+static ndjson_sink appending_to(std::string &out) {
+  return [&out](const char *data, size_t size) {
+    out.append(data, size);
+    return true;
+  };
+}
+
+arrow_error arrow_batch_to_ndjson(const ArrowSchema &schema, const ArrowArray &batch,
+                                  const arrow_write_options &options, std::string &out) noexcept {
+  try {
+    return arrow_batch_to_ndjson(schema, batch, options, appending_to(out));
+  } catch (const std::bad_alloc &) {
+    return failure(error_code::out_of_memory, "out of memory");
+  }
+}
+
+arrow_error arrow_to_ndjson(ArrowArrayStream *stream, const arrow_write_options &options, std::string &out) noexcept {
+  try {
+    return arrow_to_ndjson(stream, options, appending_to(out));
   } catch (const std::bad_alloc &) {
     return failure(error_code::out_of_memory, "out of memory");
   }

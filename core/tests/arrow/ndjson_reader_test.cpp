@@ -319,6 +319,7 @@ TEST(ArrowBlockReader, InferenceFromTheFirstBlockGivesTheWholeInputsSchema) {
       }
       ndjson += g.next(3) ? "}\n" : ", \"n\": null}\n";
       if (r == odd && g.next(2)) { ndjson += "{\"o\": {\"y\": [\"z\"]}, \"a\": 0.5}\n"; }
+      if (r == odd && g.next(4) == 0) { ndjson += "{\"s\": 1}\n"; } // a conflict: its record number
     }
     arrow_read_options fast, reference;
     fast.block_size = reference.block_size = 1 + g.next(400);

@@ -25,13 +25,14 @@ Beyond json:
   every engine of the benchmark must agree on.
 - set_limits(max_depth=, max_number_length=, max_document_length=), get_limits(): what every
   parse accepts; a limit passed is a LimitError naming it, with its byte offset.
-- loads_arrow(data, schema=None, *, block_size=, error_on_unknown_fields=, threads=),
+- loads_arrow(data, schema=None, *, block_size=, error_on_unknown_fields=, validate_skipped=, threads=),
   load_arrow_file(path, ...): NDJSON as Arrow record batches, with a schema (anything with
   __arrow_c_schema__, such as a pyarrow.Schema) or inferred; the result has __arrow_c_stream__,
   so pyarrow.table(r), polars.DataFrame(r) and duckdb.from_arrow(r) take it without a copy.
 - dumpb_arrow(data, *, write_nulls=True, threads=None): Arrow record batches (a pyarrow Table or
   RecordBatch, a polars DataFrame, anything with __arrow_c_stream__ or __arrow_c_array__) as
-  NDJSON bytes, numbers and strings as dumpb writes them.
+  NDJSON bytes, numbers and strings as dumpb writes them; dump_arrow(data, fp, ...) writes the
+  same into a path or a binary file as it goes, never holding the whole output.
 - dumpb(obj, /, default=None, option=None): what orjson.dumps returns (compact UTF-8 bytes),
   with orjson's option flags (OPT_INDENT_2, OPT_SORT_KEYS, OPT_NON_STR_KEYS, ...; the same
   values, so orjson's constants work too) and orjson's errors (JSONEncodeError, which is
@@ -63,7 +64,7 @@ from typing import IO as _IO, Any as _Any
 
 from ._errors import JSONDecodeError, LimitError, StreamError
 from . import _core
-from ._core import (Array, ArrowStream, Object, checksum, dumpb, dumpb_arrow, dumps, loads, loads_arrow, loads_many,
+from ._core import (Array, ArrowStream, Object, checksum, dump_arrow, dumpb, dumpb_arrow, dumps, loads, loads_arrow, loads_many,
                     parse, parse_many)
 from collections.abc import Mapping as _Mapping, Sequence as _Sequence
 
@@ -72,7 +73,7 @@ _Mapping.register(Object)
 _Sequence.register(Array)
 
 __all__ = ["JSONDecodeError", "StreamError", "LimitError", "set_limits", "get_limits", "loads_arrow",
-           "load_arrow_file", "dumpb_arrow", "ArrowStream", "Object", "Array", "loads", "load", "load_file", "dumps",
+           "load_arrow_file", "dumpb_arrow", "dump_arrow", "ArrowStream", "Object", "Array", "loads", "load", "load_file", "dumps",
            "dump", "parse", "parse_file", "loads_many", "parse_many", "checksum", "versions", "dumpb",
            "JSONEncodeError", "OPT_APPEND_NEWLINE", "OPT_INDENT_2", "OPT_NAIVE_UTC", "OPT_NON_STR_KEYS",
            "OPT_OMIT_MICROSECONDS", "OPT_PASSTHROUGH_DATACLASS", "OPT_PASSTHROUGH_DATETIME",

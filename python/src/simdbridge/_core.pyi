@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Types of the compiled module; the package re-exports them (see __init__.py).
 from collections.abc import Callable, Iterator, KeysView, ItemsView, ValuesView, Sequence
-from typing import Any, Literal, overload
+from os import PathLike
+from typing import IO, Any, Literal, overload
 
 _Data = str | bytes | bytearray | memoryview
 _Format = Literal["whitespace", "lines", "json_seq", "comma", "array"]
@@ -89,6 +90,9 @@ def loads_arrow(
     *,
     block_size: int = ...,
     error_on_unknown_fields: bool = ...,
+    validate_skipped: bool = ...,
     threads: int | None = ...,
 ) -> ArrowStream: ...
 def dumpb_arrow(data: Any, *, write_nulls: bool = ..., threads: int | None = ...) -> bytes: ...
+def dump_arrow(data: Any, fp: str | bytes | PathLike[str] | PathLike[bytes] | IO[bytes], *, write_nulls: bool = ...,
+               threads: int | None = ...) -> None: ...

@@ -33,7 +33,8 @@ public enum ErrorCode {
     NUMBER_TOO_LONG,
     DOCUMENT_TOO_LONG,
     EXPECTED_ARRAY,
-    STRING_TOO_LONG;
+    STRING_TOO_LONG,
+    WRITE_FAILED;
 
     private static final ErrorCode[] VALUES = values();
 
