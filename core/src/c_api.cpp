@@ -2,8 +2,10 @@
 // The C API: each function a one-line wrapper of the C++ call it names (after entering(), below).
 #include "simdbridge/simdbridge_c.h"
 
-#include <new>
+#include <algorithm>
+#include <cstring>
 
+#include "simdbridge/arrow.h"
 #include "simdbridge/parser.h"
 #include "simdbridge/writer.h"
 
@@ -24,6 +26,34 @@ simdbridge_result to_c(const simdbridge::result<uint64_t> &r) {
 
 simdbridge_result null_parser() { return {SIMDBRIDGE_INVALID_ARGUMENT, 0}; }
 
+/** Copies `text` into `out`, cut to `capacity` - 1 bytes and NUL-terminated. */
+void copy_text(const std::string &text, char *out, size_t capacity) {
+  const size_t n = std::min(text.size(), capacity - 1);
+  std::memcpy(out, text.data(), n);
+  out[n] = '\0';
+}
+
+/** An arrow_error as the C API's: the code returned, the rest into `out` (where given). */
+int32_t to_c(const simdbridge::arrow_error &e, simdbridge_arrow_error *out) {
+  if (!e.ok() && out != nullptr) {
+    out->offset = e.offset;
+    out->record = e.record;
+    copy_text(e.path, out->path, sizeof out->path);
+    copy_text(e.message.empty() ? std::string(simdbridge::error_message(e.code)) : e.message, out->message,
+              sizeof out->message);
+  }
+  return int32_t(e.code);
+}
+
+simdbridge::arrow_read_options read_options(const simdbridge_parser *limits, uint64_t block_size, uint32_t threads,
+                                            uint32_t flags);
+
+simdbridge::ndjson_sink c_sink(simdbridge_ndjson_sink sink, void *context) {
+  return [sink, context](const char *data, size_t size) {
+    return sink(context, reinterpret_cast<const uint8_t *>(data), size) != 0;
+  };
+}
+
 /**
  * Called first by every entry point that parses: clears the upper halves of the vector registers
  * where the CPU has AVX. A JVM's compiled code uses AVX and AVX-512 (to zero new objects, to copy
@@ -42,6 +72,17 @@ __attribute__((noinline)) void entering() noexcept {
 void entering() noexcept {}
 #endif
 
+simdbridge::arrow_read_options read_options(const simdbridge_parser *limits, uint64_t block_size, uint32_t threads,
+                                            uint32_t flags) {
+  simdbridge::arrow_read_options options;
+  if (block_size != 0) { options.block_size = size_t(block_size); }
+  options.threads = threads;
+  options.error_on_unknown_fields = (flags & SIMDBRIDGE_ARROW_ERROR_ON_UNKNOWN_FIELDS) != 0;
+  options.validate_skipped = (flags & SIMDBRIDGE_ARROW_SKIP_UNVALIDATED) == 0;
+  if (limits != nullptr) { options.limits = limits->cpp.options(); }
+  return options;
+}
+
 } // namespace
 
 extern "C" {
@@ -53,6 +94,46 @@ simdbridge_parser *simdbridge_parser_new(uint32_t max_depth) {
 }
 
 void simdbridge_parser_free(simdbridge_parser *parser) { delete parser; }
+
+int32_t simdbridge_ndjson_to_arrow(const simdbridge_parser *limits, const uint8_t *data, size_t length,
+                                   size_t capacity, const struct ArrowSchema *schema, uint64_t block_size,
+                                   uint32_t threads, uint32_t flags, struct ArrowArrayStream *out,
+                                   simdbridge_arrow_error *error) {
+  entering();
+  return to_c(simdbridge::ndjson_to_arrow(to_input(data, length, capacity), schema,
+                                          read_options(limits, block_size, threads, flags), out),
+              error);
+}
+
+int32_t simdbridge_arrow_infer_schema(const simdbridge_parser *limits, const uint8_t *data, size_t length,
+                                      size_t capacity, uint64_t block_size, uint32_t threads,
+                                      struct ArrowSchema *out, simdbridge_arrow_error *error) {
+  entering();
+  return to_c(simdbridge::infer_arrow_schema(to_input(data, length, capacity),
+                                             read_options(limits, block_size, threads, 0), out),
+              error);
+}
+
+int32_t simdbridge_arrow_to_ndjson(struct ArrowArrayStream *stream, uint32_t write_nulls, uint32_t threads,
+                                   simdbridge_ndjson_sink sink, void *context, simdbridge_arrow_error *error) {
+  entering();
+  if (sink == nullptr) { return SIMDBRIDGE_INVALID_ARGUMENT; }
+  simdbridge::arrow_write_options options;
+  options.write_nulls = write_nulls != 0;
+  options.threads = threads;
+  return to_c(simdbridge::arrow_to_ndjson(stream, options, c_sink(sink, context)), error);
+}
+
+int32_t simdbridge_arrow_batch_to_ndjson(const struct ArrowSchema *schema, const struct ArrowArray *batch,
+                                         uint32_t write_nulls, uint32_t threads, simdbridge_ndjson_sink sink,
+                                         void *context, simdbridge_arrow_error *error) {
+  entering();
+  if (sink == nullptr || schema == nullptr || batch == nullptr) { return SIMDBRIDGE_INVALID_ARGUMENT; }
+  simdbridge::arrow_write_options options;
+  options.write_nulls = write_nulls != 0;
+  options.threads = threads;
+  return to_c(simdbridge::arrow_batch_to_ndjson(*schema, *batch, options, c_sink(sink, context)), error);
+}
 
 int32_t simdbridge_parser_set_limits(simdbridge_parser *parser, uint32_t max_depth, uint32_t max_number_length,
                                      uint64_t max_string_length, uint64_t max_document_length) {

@@ -210,6 +210,56 @@ size_t simdbridge_write_json_string(const uint16_t *text, size_t length, uint8_t
 /** Does nothing: prices a crossing of the native boundary. */
 void simdbridge_noop(void);
 
+/* ---- NDJSON and Apache Arrow (see simdbridge/arrow.h) ------------------------------------ */
+
+/* The Arrow C Data Interface's structs (simdbridge/arrow_c_data.h declares them). */
+struct ArrowSchema;
+struct ArrowArray;
+struct ArrowArrayStream;
+
+/** Why an Arrow call failed, filled in when it returns an error (strings cut to fit). */
+typedef struct simdbridge_arrow_error {
+  uint64_t offset;     /* the byte offset in the input */
+  uint64_t record;     /* the record, counting from 1; 0 where the error is not a record's */
+  char path[256];      /* the field's path in the record (RFC 6901), NUL-terminated */
+  char message[1024];  /* all of it: "record 3, field /a: expected int64, found a string at byte 57" */
+} simdbridge_arrow_error;
+
+/** simdbridge_ndjson_to_arrow's flags. */
+#define SIMDBRIDGE_ARROW_ERROR_ON_UNKNOWN_FIELDS 1u /* a key the schema lacks is an error */
+#define SIMDBRIDGE_ARROW_SKIP_UNVALIDATED 2u        /* keys the schema lacks: their values' brackets matched only */
+
+/**
+ * NDJSON to Arrow record batches (ndjson_to_arrow): `schema` an ArrowSchema of format "+s"
+ * (borrowed) or NULL to infer it; `limits` a parser whose limits each record is read under, or
+ * NULL for the defaults; block_size 0 for 1 MiB; threads 0 or 1 for the calling thread. On
+ * success, `out` (the caller's) holds the batches, to be released by the caller.
+ */
+int32_t simdbridge_ndjson_to_arrow(const simdbridge_parser *limits, const uint8_t *data, size_t length,
+                                   size_t capacity, const struct ArrowSchema *schema, uint64_t block_size,
+                                   uint32_t threads, uint32_t flags, struct ArrowArrayStream *out,
+                                   simdbridge_arrow_error *error);
+
+/** The schema simdbridge_ndjson_to_arrow would infer, into `out` (the caller releases it). */
+int32_t simdbridge_arrow_infer_schema(const simdbridge_parser *limits, const uint8_t *data, size_t length,
+                                      size_t capacity, uint64_t block_size, uint32_t threads,
+                                      struct ArrowSchema *out, simdbridge_arrow_error *error);
+
+/**
+ * Takes written NDJSON: whole lines, in order, from the calling thread. Returns nonzero to go
+ * on, 0 to stop (the writer then returns SIMDBRIDGE_WRITE_FAILED).
+ */
+typedef int32_t (*simdbridge_ndjson_sink)(void *context, const uint8_t *data, size_t length);
+
+/** Every row of every batch of `stream` (borrowed, read to its end) as NDJSON into `sink`. */
+int32_t simdbridge_arrow_to_ndjson(struct ArrowArrayStream *stream, uint32_t write_nulls, uint32_t threads,
+                                   simdbridge_ndjson_sink sink, void *context, simdbridge_arrow_error *error);
+
+/** One record batch (a struct array and its schema, borrowed) as NDJSON into `sink`. */
+int32_t simdbridge_arrow_batch_to_ndjson(const struct ArrowSchema *schema, const struct ArrowArray *batch,
+                                         uint32_t write_nulls, uint32_t threads, simdbridge_ndjson_sink sink,
+                                         void *context, simdbridge_arrow_error *error);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

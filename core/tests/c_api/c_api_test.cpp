@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "simdbridge/arrow_c_data.h"
 #include "simdbridge/simdbridge_c.h"
 
 namespace {
@@ -87,6 +88,54 @@ TEST(CApi, VersionsAndTheSelectedKernel) {
   EXPECT_STREQ(simdbridge_simdjson_version(), "3.0.1");
   EXPECT_GT(std::strlen(simdbridge_simd_implementation()), 0u);
   simdbridge_noop();
+}
+
+TEST(CApi, NdjsonToArrowAndBackThroughASink) {
+  const std::string ndjson = "{\"a\":1,\"s\":\"x\"}\n{\"a\":2,\"s\":null}\n";
+  ArrowArrayStream stream{};
+  simdbridge_arrow_error error{};
+  ASSERT_EQ(simdbridge_ndjson_to_arrow(nullptr, reinterpret_cast<const uint8_t *>(ndjson.data()), ndjson.size(),
+                                       ndjson.size(), nullptr, 0, 2, 0, &stream, &error),
+            SIMDBRIDGE_SUCCESS);
+  std::string written;
+  const auto sink = [](void *context, const uint8_t *data, size_t length) -> int32_t {
+    static_cast<std::string *>(context)->append(reinterpret_cast<const char *>(data), length);
+    return 1;
+  };
+  ASSERT_EQ(simdbridge_arrow_to_ndjson(&stream, 1, 1, sink, &written, &error), SIMDBRIDGE_SUCCESS);
+  stream.release(&stream);
+  EXPECT_EQ(written, ndjson);
+
+  // A refusing sink stops the writer; a bad record names itself.
+  ASSERT_EQ(simdbridge_ndjson_to_arrow(nullptr, reinterpret_cast<const uint8_t *>(ndjson.data()), ndjson.size(),
+                                       ndjson.size(), nullptr, 0, 1, 0, &stream, &error),
+            SIMDBRIDGE_SUCCESS);
+  const auto refuse = [](void *, const uint8_t *, size_t) -> int32_t { return 0; };
+  EXPECT_EQ(simdbridge_arrow_to_ndjson(&stream, 1, 1, refuse, nullptr, &error), SIMDBRIDGE_WRITE_FAILED);
+  stream.release(&stream);
+  const std::string bad = "{\"a\":1}\n{\"a\":\"x\"}\n";
+  ArrowArrayStream none{};
+  ASSERT_EQ(simdbridge_ndjson_to_arrow(nullptr, reinterpret_cast<const uint8_t *>(bad.data()), bad.size(), bad.size(),
+                                       nullptr, 0, 1, 0, &none, &error),
+            SIMDBRIDGE_TYPE_MISMATCH);
+  EXPECT_EQ(none.release, nullptr);
+  EXPECT_EQ(error.record, 2u);
+  EXPECT_EQ(error.offset, 13u);
+  EXPECT_STREQ(error.path, "/a");
+  EXPECT_STREQ(error.message, "record 2, field /a: a value of type string where earlier records had int64 at byte 13");
+  // Limits come from a parser.
+  simdbridge_parser *p = simdbridge_parser_new(0);
+  ASSERT_EQ(simdbridge_parser_set_limits(p, 0, 1000, 0, 5), SIMDBRIDGE_SUCCESS);
+  EXPECT_EQ(simdbridge_ndjson_to_arrow(p, reinterpret_cast<const uint8_t *>(ndjson.data()), ndjson.size(),
+                                       ndjson.size(), nullptr, 0, 1, 0, &none, &error),
+            SIMDBRIDGE_DOCUMENT_TOO_LONG);
+  simdbridge_parser_free(p);
+  ArrowSchema schema{};
+  ASSERT_EQ(simdbridge_arrow_infer_schema(nullptr, reinterpret_cast<const uint8_t *>(ndjson.data()), ndjson.size(),
+                                          ndjson.size(), 0, 1, &schema, &error),
+            SIMDBRIDGE_SUCCESS);
+  EXPECT_EQ(schema.n_children, 2);
+  schema.release(&schema);
 }
 
 } // namespace
