@@ -2,6 +2,7 @@
 package io.simdbridge;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -76,6 +77,24 @@ final class FfmBridge {
     static final MethodHandle TAPE_AT;
     /** (chars, length, out) -> bytes written, critical: both heap arrays (see NativeWriter). */
     static final MethodHandle WRITE_JSON_STRING;
+    /**
+     * (limits parser, data, length, capacity, schema address, block size, threads, flags,
+     * stream address, error) -> error code: simdbridge_ndjson_to_arrow. Not critical: it runs
+     * for as long as the input takes, on several threads.
+     */
+    static final MethodHandle NDJSON_TO_ARROW;
+    /** (limits parser, data, length, capacity, block size, threads, schema address, error) -> error code. */
+    static final MethodHandle ARROW_INFER_SCHEMA;
+    /** (stream address, write nulls, threads, sink, context, error) -> error code. */
+    static final MethodHandle ARROW_TO_NDJSON;
+    /** (schema address, array address, write nulls, threads, sink, context, error) -> error code. */
+    static final MethodHandle ARROW_BATCH_TO_NDJSON;
+    /** simdbridge_arrow_error: {uint64 offset; uint64 record; char path[256]; char message[1024]}. */
+    static final StructLayout ARROW_ERROR = MemoryLayout.structLayout(JAVA_LONG.withName("offset"),
+            JAVA_LONG.withName("record"), MemoryLayout.sequenceLayout(256, JAVA_BYTE).withName("path"),
+            MemoryLayout.sequenceLayout(1024, JAVA_BYTE).withName("message"));
+    /** simdbridge_ndjson_sink: (context, data, length) -> nonzero to go on. */
+    static final FunctionDescriptor NDJSON_SINK = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG);
 
     static {
         NativeLibrary.ensureLoaded();
@@ -110,6 +129,14 @@ final class FfmBridge {
                 ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
         WRITE_JSON_STRING = linker.downcallHandle(lookup.findOrThrow("simdbridge_write_json_string"),
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
+        NDJSON_TO_ARROW = linker.downcallHandle(lookup.findOrThrow("simdbridge_ndjson_to_arrow"), FunctionDescriptor.of(
+                JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+        ARROW_INFER_SCHEMA = linker.downcallHandle(lookup.findOrThrow("simdbridge_arrow_infer_schema"), FunctionDescriptor.of(
+                JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, ADDRESS));
+        ARROW_TO_NDJSON = linker.downcallHandle(lookup.findOrThrow("simdbridge_arrow_to_ndjson"), FunctionDescriptor.of(
+                JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        ARROW_BATCH_TO_NDJSON = linker.downcallHandle(lookup.findOrThrow("simdbridge_arrow_batch_to_ndjson"),
+                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
         NOOP = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid());
         TRIM = linker.downcallHandle(lookup.findOrThrow("simdbridge_parser_trim"), FunctionDescriptor.ofVoid(ADDRESS));
         NOOP_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid(), critical);

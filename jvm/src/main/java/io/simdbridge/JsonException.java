@@ -20,12 +20,26 @@ public final class JsonException extends RuntimeException {
     private final ErrorCode code;
     private final long offset;
     private final int column;
+    private final long record;
+    private final String path;
 
     JsonException(ErrorCode code, long offset, int column, String detail) {
         super(code.message() + " at byte " + offset + (detail == null ? "" : " (" + detail + ")"));
         this.code = code;
         this.offset = offset;
         this.column = column;
+        this.record = 0;
+        this.path = "";
+    }
+
+    /** An error of a record of NDJSON read into Arrow, with the message the core wrote. */
+    JsonException(ErrorCode code, long offset, long record, String path, String message) {
+        super(message);
+        this.code = code;
+        this.offset = offset;
+        this.column = -1;
+        this.record = record;
+        this.path = path;
     }
 
     /** The only place a native error code becomes a Java exception. */
@@ -45,5 +59,15 @@ public final class JsonException extends RuntimeException {
     /** For a batch extraction: the column at fault, or -1. */
     public int column() {
         return column;
+    }
+
+    /** For NDJSON read into Arrow: the record at fault, counting from 1, or 0. */
+    public long record() {
+        return record;
+    }
+
+    /** For NDJSON read into Arrow: the field's path in the record (RFC 6901), or "". */
+    public String path() {
+        return path;
     }
 }

@@ -673,6 +673,12 @@ public final class NativeParser implements AutoCloseable {
         return value;
     }
 
+    /** The native parser, for a call that reads under its limits (the caller's thread owns it). */
+    MemorySegment nativeSegment() {
+        checkUsable();
+        return parserSegment;
+    }
+
     private void checkUsable() {
         checkOwner();
         if (handle.address == 0) {

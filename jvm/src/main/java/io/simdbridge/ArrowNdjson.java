@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Objects;
+
+import org.apache.arrow.c.ArrowArray;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.ArrowSchema;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * NDJSON to Apache Arrow and back, for Arrow Java: the core's columnar reader and writer (see
+ * simdbridge/arrow.h), crossing into native code once per call through the Arrow C Data
+ * Interface. The record batches are made in native memory and imported without a copy.
+ *
+ * <pre>{@code
+ * try (BufferAllocator allocator = new RootAllocator();
+ *      ArrowReader reader = ArrowNdjson.read(allocator, Path.of("events.ndjson"),
+ *              ArrowNdjson.ReadOptions.DEFAULT.withSchema(schema).withThreads(4))) {
+ *     while (reader.loadNextBatch()) {
+ *         VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+ *         ...
+ *     }
+ * }
+ * byte[] ndjson = ArrowNdjson.write(root, ArrowNdjson.WriteOptions.DEFAULT);
+ * }</pre>
+ *
+ * Needs arrow-vector and arrow-c-data on the class path (optional dependencies of this library)
+ * and, as Arrow Java does, {@code --add-opens=java.base/java.nio=ALL-UNNAMED}.
+ */
+public final class ArrowNdjson {
+    private ArrowNdjson() {}
+
+    /**
+     * How NDJSON is read.
+     *
+     * @param schema the record's fields (null: inferred from the input, as pyarrow infers)
+     * @param blockSize bytes of input per record batch, cut at the next line end
+     * @param threads threads reading blocks at once
+     * @param errorOnUnknownFields a key the schema lacks is an error (else skipped)
+     * @param validateSkipped skipped values are checked to be valid JSON (else their brackets only)
+     * @param limits what each record may hold (depth, number, string and record length)
+     */
+    public record ReadOptions(Schema schema, long blockSize, int threads, boolean errorOnUnknownFields,
+                              boolean validateSkipped, JsonLimits limits) {
+        /** Inferred schema, 1 MiB blocks, one thread, unknown keys skipped and validated. */
+        public static final ReadOptions DEFAULT = new ReadOptions(null, 1 << 20, 1, false, true, JsonLimits.DEFAULT);
+
+        public ReadOptions {
+            if (blockSize < 1) {
+                throw new IllegalArgumentException("blockSize must be at least 1");
+            }
+            if (threads < 1) {
+                throw new IllegalArgumentException("threads must be at least 1");
+            }
+            Objects.requireNonNull(limits, "limits");
+        }
+
+        public ReadOptions withSchema(Schema s) {
+            return new ReadOptions(s, blockSize, threads, errorOnUnknownFields, validateSkipped, limits);
+        }
+
+        public ReadOptions withBlockSize(long b) {
+            return new ReadOptions(schema, b, threads, errorOnUnknownFields, validateSkipped, limits);
+        }
+
+        public ReadOptions withThreads(int t) {
+            return new ReadOptions(schema, blockSize, t, errorOnUnknownFields, validateSkipped, limits);
+        }
+
+        public ReadOptions withErrorOnUnknownFields(boolean e) {
+            return new ReadOptions(schema, blockSize, threads, e, validateSkipped, limits);
+        }
+
+        public ReadOptions withValidateSkipped(boolean v) {
+            return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, v, limits);
+        }
+
+        public ReadOptions withLimits(JsonLimits l) {
+            return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, validateSkipped, l);
+        }
+    }
+
+    /**
+     * How record batches are written.
+     *
+     * @param writeNulls a null field is written as null (else left out of its object)
+     * @param threads threads writing row ranges at once
+     */
+    public record WriteOptions(boolean writeNulls, int threads) {
+        public static final WriteOptions DEFAULT = new WriteOptions(true, 1);
+
+        public WriteOptions {
+            if (threads < 1) {
+                throw new IllegalArgumentException("threads must be at least 1");
+            }
+        }
+
+        public WriteOptions withWriteNulls(boolean w) {
+            return new WriteOptions(w, threads);
+        }
+
+        public WriteOptions withThreads(int t) {
+            return new WriteOptions(writeNulls, t);
+        }
+    }
+
+    // ---- reading ----------------------------------------------------------------------------
+
+    /** NDJSON bytes (copied once into native memory) as record batches, owned by the reader. */
+    public static ArrowReader read(BufferAllocator allocator, byte[] ndjson, ReadOptions options) {
+        Objects.requireNonNull(ndjson, "ndjson");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment copy = arena.allocate(ndjson.length + 64L, 64);
+            MemorySegment.copy(ndjson, 0, copy, JAVA_BYTE, 0, ndjson.length);
+            return read(allocator, copy, ndjson.length, copy.byteSize(), options);
+        }
+    }
+
+    /**
+     * The bytes between a buffer's position and limit: a direct buffer read in place, a heap one
+     * copied. The position does not move.
+     */
+    public static ArrowReader read(BufferAllocator allocator, ByteBuffer ndjson, ReadOptions options) {
+        Objects.requireNonNull(ndjson, "ndjson");
+        if (!ndjson.isDirect()) {
+            byte[] bytes = new byte[ndjson.remaining()];
+            ndjson.duplicate().get(bytes);
+            return read(allocator, bytes, options);
+        }
+        MemorySegment whole = MemorySegment.ofBuffer(ndjson.duplicate().clear());
+        MemorySegment from = whole.asSlice(ndjson.position());
+        return read(allocator, from, ndjson.remaining(), from.byteSize(), options);
+    }
+
+    /** The bytes of a native segment, read in place (the segment's arena held for the call). */
+    public static ArrowReader read(BufferAllocator allocator, MemorySegment ndjson, ReadOptions options) {
+        Objects.requireNonNull(ndjson, "ndjson");
+        if (!ndjson.isNative()) {
+            return read(allocator, ndjson.toArray(JAVA_BYTE), options);
+        }
+        return read(allocator, ndjson, ndjson.byteSize(), ndjson.byteSize(), options);
+    }
+
+    /** A file, memory-mapped and read in place (never read into the heap). */
+    public static ArrowReader read(BufferAllocator allocator, Path file, ReadOptions options) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ); Arena arena = Arena.ofConfined()) {
+            long size = channel.size();
+            if (size == 0) {
+                return read(allocator, new byte[0], options);
+            }
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+            return read(allocator, mapped, size, size, options);
+        }
+    }
+
+    /** The schema {@link #read} would infer from these bytes. */
+    public static Schema inferSchema(BufferAllocator allocator, byte[] ndjson, ReadOptions options) {
+        Objects.requireNonNull(allocator, "allocator");
+        try (Arena arena = Arena.ofConfined();
+             NativeParser limits = new NativeParser(options.limits());
+             ArrowSchema out = ArrowSchema.allocateNew(allocator)) {
+            MemorySegment copy = arena.allocate(ndjson.length + 64L, 64);
+            MemorySegment.copy(ndjson, 0, copy, JAVA_BYTE, 0, ndjson.length);
+            MemorySegment error = arena.allocate(FfmBridge.ARROW_ERROR);
+            int code = (int) FfmBridge.ARROW_INFER_SCHEMA.invokeExact(limits.nativeSegment(), copy,
+                    (long) ndjson.length, copy.byteSize(), options.blockSize(), options.threads(), out.memoryAddress(),
+                    error);
+            check(code, error);
+            return Data.importSchema(allocator, out, null);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static ArrowReader read(BufferAllocator allocator, MemorySegment data, long length, long capacity,
+                                    ReadOptions options) {
+        Objects.requireNonNull(allocator, "allocator");
+        Objects.requireNonNull(options, "options");
+        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
+        ArrowSchema schema = null;
+        try (Arena arena = Arena.ofConfined(); NativeParser limits = new NativeParser(options.limits())) {
+            long schemaAddress = 0;
+            if (options.schema() != null) {
+                schema = ArrowSchema.allocateNew(allocator);
+                Data.exportSchema(allocator, options.schema(), null, schema);
+                schemaAddress = schema.memoryAddress();
+            }
+            int flags = (options.errorOnUnknownFields() ? 1 : 0) | (options.validateSkipped() ? 0 : 2);
+            MemorySegment error = arena.allocate(FfmBridge.ARROW_ERROR);
+            // The data as a segment: the linker holds its arena (a shared one too) for the call.
+            int code = (int) FfmBridge.NDJSON_TO_ARROW.invokeExact(limits.nativeSegment(), data, length,
+                    capacity, schemaAddress, options.blockSize(), options.threads(), flags, stream.memoryAddress(),
+                    error);
+            check(code, error);
+            ArrowReader reader = Data.importArrayStream(allocator, stream);
+            stream.close(); // (the struct only: its contents moved into the reader)
+            stream = null;
+            return reader;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        } finally {
+            if (schema != null) {
+                schema.release();
+                schema.close();
+            }
+            if (stream != null) {
+                stream.close();
+            }
+        }
+    }
+
+    // ---- writing ----------------------------------------------------------------------------
+
+    /** Every row of the root as one JSON object per line, into a byte array. */
+    public static byte[] write(VectorSchemaRoot root, WriteOptions options) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            write(root, out, options);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // (a ByteArrayOutputStream throws none)
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * Every row of the root as one JSON object per line (numbers and strings as dumpb writes
+     * them), into `out` a few hundred KB at a time.
+     */
+    public static void write(VectorSchemaRoot root, OutputStream out, WriteOptions options) throws IOException {
+        Objects.requireNonNull(root, "root");
+        BufferAllocator allocator = root.getFieldVectors().isEmpty()
+                ? null : root.getFieldVectors().get(0).getAllocator();
+        if (allocator == null) {
+            try (BufferAllocator own = new org.apache.arrow.memory.RootAllocator()) {
+                writeRoot(own, root, out, options);
+            }
+            return;
+        }
+        writeRoot(allocator, root, out, options);
+    }
+
+    /**
+     * Every batch of the reader as NDJSON into `out`. The reader is exported to native code and
+     * closed once written.
+     */
+    public static void write(BufferAllocator allocator, ArrowReader reader, OutputStream out, WriteOptions options)
+            throws IOException {
+        try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+            Data.exportArrayStream(allocator, reader, stream);
+            try {
+                writeThrough(out, options, (sink, error) -> (int) FfmBridge.ARROW_TO_NDJSON.invokeExact(
+                        stream.memoryAddress(), options.writeNulls() ? 1 : 0, options.threads(), sink,
+                        MemorySegment.NULL, error));
+            } finally {
+                stream.release();
+            }
+        }
+    }
+
+    private static void writeRoot(BufferAllocator allocator, VectorSchemaRoot root, OutputStream out,
+                                  WriteOptions options) throws IOException {
+        try (ArrowArray array = ArrowArray.allocateNew(allocator); ArrowSchema schema = ArrowSchema.allocateNew(allocator)) {
+            Data.exportVectorSchemaRoot(allocator, root, null, array, schema);
+            try {
+                writeThrough(out, options, (sink, error) -> (int) FfmBridge.ARROW_BATCH_TO_NDJSON.invokeExact(
+                        schema.memoryAddress(), array.memoryAddress(), options.writeNulls() ? 1 : 0, options.threads(),
+                        sink, MemorySegment.NULL, error));
+            } finally {
+                array.release();
+                schema.release();
+            }
+        }
+    }
+
+    /** A native write: (sink stub, error) -> code. */
+    private interface NativeWrite {
+        int call(MemorySegment sink, MemorySegment error) throws Throwable;
+    }
+
+    /** Where the sink of the native writer on this thread puts its bytes (the writer calls it on this thread). */
+    private static final class Destination {
+        final OutputStream out;
+        byte[] chunk = new byte[1 << 18];
+        Throwable failure;
+
+        Destination(OutputStream out) {
+            this.out = out;
+        }
+    }
+
+    private static final ThreadLocal<Destination> DESTINATION = new ThreadLocal<>();
+    private static final MemorySegment SINK;
+
+    static {
+        try {
+            MethodHandle target = MethodHandles.lookup().findStatic(ArrowNdjson.class, "sink",
+                    MethodType.methodType(int.class, MemorySegment.class, MemorySegment.class, long.class));
+            SINK = Linker.nativeLinker().upcallStub(target, FfmBridge.NDJSON_SINK, Arena.global());
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The upcall: copies a piece of output into the stream. Never throws (that would end the JVM). */
+    private static int sink(MemorySegment context, MemorySegment data, long length) {
+        Destination d = DESTINATION.get();
+        try {
+            MemorySegment bytes = data.reinterpret(length);
+            for (long at = 0; at < length; ) {
+                int n = (int) Math.min(d.chunk.length, length - at);
+                MemorySegment.copy(bytes, JAVA_BYTE, at, d.chunk, 0, n);
+                d.out.write(d.chunk, 0, n);
+                at += n;
+            }
+            return 1;
+        } catch (Throwable t) {
+            d.failure = t;
+            return 0;
+        }
+    }
+
+    private static void writeThrough(OutputStream out, WriteOptions options, NativeWrite write) throws IOException {
+        Objects.requireNonNull(out, "out");
+        Objects.requireNonNull(options, "options");
+        Destination previous = DESTINATION.get();
+        Destination d = new Destination(out);
+        DESTINATION.set(d);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment error = arena.allocate(FfmBridge.ARROW_ERROR);
+            int code = write.call(SINK, error);
+            if (d.failure != null) {
+                if (d.failure instanceof IOException io) {
+                    throw io;
+                }
+                throw rethrow(d.failure);
+            }
+            check(code, error);
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        } finally {
+            DESTINATION.set(previous);
+        }
+    }
+
+    // ---- errors -----------------------------------------------------------------------------
+
+    private static void check(int code, MemorySegment error) {
+        if (code == 0) {
+            return;
+        }
+        ErrorCode c = ErrorCode.of(code);
+        String message = error.getString(16 + 256);
+        switch (c) {
+            case OUT_OF_MEMORY -> throw new OutOfMemoryError("simdbridge: " + message);
+            case INVALID_ARGUMENT -> throw new IllegalArgumentException(message);
+            default -> throw new JsonException(c, error.get(JAVA_LONG, 0), error.get(JAVA_LONG, 8),
+                    error.getString(16), message);
+        }
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+}
