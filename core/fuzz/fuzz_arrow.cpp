@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // NDJSON to Arrow, with a schema the input's first byte chooses (or none: inferred): the same
-// verdict, message and row count for two block sizes and two thread counts; on success a row
+// verdict, message and row count for two block sizes and two thread counts, and the same
+// batches and message as the record-at-a-time reference reader; on success a row
 // per non-blank line, every array released; an error in a record's syntax the scalar
 // parser's, at the same byte.
 #include <cstring>
@@ -42,13 +43,15 @@ struct verdict {
   field schema;        // the schema read with (given or inferred)
 };
 
-verdict read(const uint8_t *data, size_t size, const field *schema, size_t block, unsigned threads) {
+verdict read(const uint8_t *data, size_t size, const field *schema, size_t block, unsigned threads,
+             bool reference = false) {
   ArrowSchema given{};
   if (schema != nullptr) { arrow::export_schema(*schema, &given); }
   arrow_read_options options;
   options.block_size = block;
   options.threads = threads;
   options.limits.max_depth = 16;
+  options.reference_reader = reference;
   ArrowArrayStream stream{};
   verdict v;
   v.error = ndjson_to_arrow(input::copy_of(data, size), schema ? &given : nullptr, options, &stream);
@@ -86,6 +89,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (one.error.message != other.error.message || one.rows != other.rows) {
     std::fprintf(stderr, "FINDING: arrow: block size or threads change the result: '%s' (%lld rows) vs '%s' (%lld rows)\n",
                  one.error.message.c_str(), (long long)one.rows, other.error.message.c_str(), (long long)other.rows);
+    std::abort();
+  }
+  // The block reader against the record-at-a-time reader: the same batches, the same error.
+  const verdict reference = read(data, size, schema, size_t(1) << 20, 1, true);
+  if (one.error.message != reference.error.message || one.written != reference.written) {
+    std::fprintf(stderr, "FINDING: arrow: the block reader and the record reader differ: '%s' vs '%s'\n",
+                 one.error.message.c_str(), reference.error.message.c_str());
     std::abort();
   }
   // Each record, alone: the rows are the non-blank lines; a syntax error is the scalar parser's.

@@ -343,3 +343,42 @@ def test_skipped_values_are_validated_unless_turned_off():
     # The brackets still have to match, and the record's own grammar still holds.
     with pytest.raises(simdbridge.StreamError):
         simdbridge.loads_arrow(b'{"a": 1, "zz": [1}\n', schema, validate_skipped=False)
+
+
+def test_hostile_records_are_clear_errors_or_read_never_a_crash():
+    schema = pa.schema([("a", pa.int64()), ("s", pa.string())])
+    # Nesting far past the depth limit, in a skipped value and in a read one.
+    deep = b'{"a": 1, "zz": ' + b"[" * 100000 + b"]" * 100000 + b"}\n"
+    with pytest.raises(simdbridge.LimitError) as e:
+        simdbridge.loads_arrow(deep, schema)
+    assert e.value.limit == "max_depth" and e.value.document == 1
+    with pytest.raises(simdbridge.LimitError):
+        simdbridge.loads_arrow(b'{"a": 1}\n{"s": ' + b"[" * 5000 + b"]" * 5000 + b"}\n")
+    # A 40 MB string is read whole; past max_string_length it is refused where it starts.
+    big = "é" * (20 << 20)
+    data = b'{"a": 1}\n{"s": "' + big.encode() + b'"}\n'
+    assert ours(data, schema).column("s").to_pylist() == [None, big]
+    previous = simdbridge.set_limits(max_string_length=1000)
+    try:
+        with pytest.raises(simdbridge.LimitError) as s:
+            simdbridge.loads_arrow(data, schema)
+        assert (s.value.limit, s.value.document, s.value.offset) == ("max_string_length", 2, 15)
+    finally:
+        simdbridge.set_limits(**previous)
+    # A number of a million digits is an error at once, not a long parse.
+    with pytest.raises(simdbridge.StreamError):
+        simdbridge.loads_arrow(b'{"a": ' + b"9" * 1000000 + b"}\n", schema)
+    # Two records on a line, a record over two lines: errors, as pyarrow says too.
+    with pytest.raises(simdbridge.StreamError) as two:
+        simdbridge.loads_arrow(b'{"a": 1} {"a": 2}\n', schema)
+    assert two.value.offset == 9
+    with pytest.raises(simdbridge.StreamError) as split:
+        simdbridge.loads_arrow(b'{"a": 1}\n{"a":\n 2}\n', schema)
+    assert split.value.document == 2
+    # Invalid UTF-8 in a skipped key and an unescaped control character in a value.
+    with pytest.raises(simdbridge.StreamError) as utf8:
+        simdbridge.loads_arrow(b'{"a": 1, "\xc3\x28": 2}\n', schema)
+    assert "UTF-8" in str(utf8.value)
+    with pytest.raises(simdbridge.StreamError) as control:
+        simdbridge.loads_arrow(b'{"s": "a\x01b"}\n', schema)
+    assert "control character" in str(control.value)

@@ -26,13 +26,17 @@ struct view {
   const field *type = nullptr;
   const ArrowArray *array = nullptr;
   std::vector<view> children;
-  std::string key; // the field's name as a JSON key, quoted and escaped, and its ':'
+  std::string key; // ',' and the field's name as a JSON key, quoted and escaped, and its ':'
+  char key_head[48] = {}; // the key again, zero-padded, where it fits: copied 32 bytes at once
+
+  /** The validity bitmap, null where every value is valid (no nulls, or none counted). */
+  const uint8_t *validity = nullptr;
+  bool all_null = false; // a null column
 
   bool valid(int64_t i) const noexcept {
-    if (type->type == kind::null) { return false; }
-    const auto *bits = static_cast<const uint8_t *>(array->buffers[0]);
+    if (validity == nullptr) { return !all_null; }
     const int64_t at = array->offset + i;
-    return bits == nullptr || (bits[at >> 3] >> (at & 7) & 1);
+    return validity[at >> 3] >> (at & 7) & 1;
   }
   template <typename T> T value(int64_t i) const noexcept {
     T v;
@@ -88,10 +92,14 @@ bool make_view(const field &f, const ArrowArray &a, view &out, std::string &why)
   }
   out.type = &f;
   out.array = &a;
-  out.key.resize(json_string_capacity_utf8(f.name.size()));
-  out.key.resize(write_json_string_utf8(reinterpret_cast<const uint8_t *>(f.name.data()), f.name.size(),
-                                        reinterpret_cast<uint8_t *>(&out.key[0])));
+  out.all_null = f.type == kind::null;
+  if (!out.all_null && a.null_count != 0 && a.n_buffers > 0) { out.validity = static_cast<const uint8_t *>(a.buffers[0]); }
+  out.key.resize(1 + json_string_capacity_utf8(f.name.size()));
+  out.key[0] = ',';
+  out.key.resize(1 + write_json_string_utf8(reinterpret_cast<const uint8_t *>(f.name.data()), f.name.size(),
+                                            reinterpret_cast<uint8_t *>(&out.key[1])));
   out.key += ':';
+  if (out.key.size() <= 33) { std::memcpy(out.key_head, out.key.data(), out.key.size()); }
   out.children.resize(f.children.size());
   for (size_t c = 0; c < f.children.size(); c++) {
     if (!make_view(f.children[c], *a.children[c], out.children[c], why)) { return false; }
@@ -112,6 +120,21 @@ void civil_from_days(int64_t z, int64_t &y, unsigned &m, unsigned &d) noexcept {
   y = int64_t(yoe) + era * 400 + (m <= 2);
 }
 
+/** Bytes a scalar of this kind takes at most as JSON (a string: its own bound, see below). */
+size_t most_bytes(kind k) noexcept {
+  switch (k) {
+  case kind::boolean: case kind::null: return 5;
+  case kind::date32: return 32;
+  case kind::timestamp: return 64;
+  case kind::float32: case kind::float64: return 48;
+  default: return 25; // an integer
+  }
+}
+
+bool is_scalar(kind k) noexcept {
+  return k != kind::structure && k != kind::list && k != kind::large_list && k != kind::utf8_view;
+}
+
 class row_writer {
 public:
   explicit row_writer(bool write_nulls) : write_nulls_(write_nulls) {}
@@ -120,6 +143,10 @@ public:
 
   /** The rows [from, to) of a record batch, each an object on a line. */
   void rows(const view &batch, int64_t from, int64_t to) {
+    if (flat(batch)) {
+      flat_rows(batch, from, to);
+      return;
+    }
     for (int64_t i = from; i < to; i++) {
       object(batch, batch.array->offset + i);
       out_.push<uint8_t>('\n');
@@ -129,15 +156,69 @@ public:
 private:
   void put(const char *text, size_t n) { out_.append(text, n); }
 
+  /** Whether every field of the record is a scalar or a string (and nulls are written). */
+  bool flat(const view &batch) const noexcept {
+    if (!write_nulls_) { return false; }
+    for (const view &c : batch.children) {
+      if (!is_scalar(c.type->type)) { return false; }
+    }
+    return true;
+  }
+
+  /**
+   * Rows of scalars, into room reserved once for all of them: the most each field can take
+   * (a string six bytes a byte, for \u escapes), so that no value checks for room.
+   */
+  void flat_rows(const view &batch, int64_t from, int64_t to) {
+    const int64_t base = batch.array->offset;
+    size_t bound = 3; // '{', '}', '\n'
+    size_t strings = 0;
+    for (const view &c : batch.children) {
+      bound += 32 + most_bytes(c.type->type) + 10;
+      if (c.type->type == kind::utf8 || c.type->type == kind::large_utf8) {
+        int64_t first, ignored, last;
+        c.extent(base + from, first, ignored);
+        c.extent(base + to - 1, ignored, last);
+        strings += 6 * size_t(std::max<int64_t>(last - first, 0));
+      }
+    }
+    char *const start = reinterpret_cast<char *>(out_.room(bound * size_t(to - from) + strings));
+    char *at = start;
+    for (int64_t i = base + from; i < base + to; i++) {
+      *at++ = '{';
+      bool first = true;
+      for (const view &c : batch.children) {
+        // ",\"key\":" (the comma dropped for the first), copied 32 bytes at once where it fits.
+        const size_t skip = first ? 1 : 0, n = c.key.size() - skip;
+        if (n <= 32) {
+          std::memcpy(at, c.key_head + skip, 32);
+        } else {
+          std::memcpy(at, c.key.data() + skip, n);
+        }
+        at += n;
+        first = false;
+        at += scalar(c, i, at);
+      }
+      *at++ = '}';
+      *at++ = '\n';
+    }
+    out_.commit(size_t(at - start));
+  }
+
   /** The struct's members at child index i (the struct's offset already added). */
   void object(const view &s, int64_t i) {
     out_.push<uint8_t>('{');
     bool first = true;
     for (const view &c : s.children) {
       if (!write_nulls_ && !c.valid(i)) { continue; }
-      if (!first) { out_.push<uint8_t>(','); }
+      const size_t skip = first ? 1 : 0, n = c.key.size() - skip;
+      if (n <= 32) {
+        std::memcpy(out_.room(32), c.key_head + skip, 32);
+        out_.commit(n);
+      } else {
+        put(c.key.data() + skip, n);
+      }
       first = false;
-      put(c.key.data(), c.key.size());
       value(c, i);
     }
     out_.push<uint8_t>('}');
@@ -145,42 +226,22 @@ private:
 
   /** The value at logical index i of the array (its own offset added in view). */
   void value(const view &v, int64_t i) {
+    const kind k = v.type->type;
+    if (is_scalar(k)) {
+      size_t room = most_bytes(k);
+      if ((k == kind::utf8 || k == kind::large_utf8) && v.valid(i)) {
+        int64_t begin, end;
+        v.extent(i, begin, end);
+        room = json_string_capacity_utf8(size_t(std::max<int64_t>(end - begin, 0)));
+      }
+      out_.commit(scalar(v, i, reinterpret_cast<char *>(out_.room(room))));
+      return;
+    }
     if (!v.valid(i)) {
       put("null", 4);
       return;
     }
-    switch (v.type->type) {
-    case kind::null: put("null", 4); return;
-    case kind::boolean: {
-      const int64_t at = v.array->offset + i;
-      const bool b = static_cast<const uint8_t *>(v.array->buffers[1])[at >> 3] >> (at & 7) & 1;
-      if (b) {
-        put("true", 4);
-      } else {
-        put("false", 5);
-      }
-      return;
-    }
-    case kind::int8: integer(v.value<int8_t>(i)); return;
-    case kind::int16: integer(v.value<int16_t>(i)); return;
-    case kind::int32: integer(v.value<int32_t>(i)); return;
-    case kind::int64: integer(v.value<int64_t>(i)); return;
-    case kind::uint8: unsigned_integer(v.value<uint8_t>(i)); return;
-    case kind::uint16: unsigned_integer(v.value<uint16_t>(i)); return;
-    case kind::uint32: unsigned_integer(v.value<uint32_t>(i)); return;
-    case kind::uint64: unsigned_integer(v.value<uint64_t>(i)); return;
-    case kind::float32: floating(double(v.value<float>(i))); return;
-    case kind::float64: floating(v.value<double>(i)); return;
-    case kind::utf8: case kind::large_utf8: {
-      int64_t begin, end;
-      v.extent(i, begin, end);
-      const auto *bytes = static_cast<const uint8_t *>(v.array->buffers[2]) + begin;
-      const size_t length = size_t(std::max<int64_t>(end - begin, 0));
-      const size_t at = out_.size();
-      const size_t n = write_json_string_utf8(bytes, length, out_.grow(json_string_capacity_utf8(length)));
-      out_.shrink_to(at + n);
-      return;
-    }
+    switch (k) {
     case kind::utf8_view: {
       // 16 bytes a view: the length, then the bytes themselves up to 12, or a prefix, the
       // index of the data buffer (the third buffer on) and the offset in it.
@@ -198,61 +259,91 @@ private:
       out_.shrink_to(at + write_json_string_utf8(bytes, n, out_.grow(json_string_capacity_utf8(n))));
       return;
     }
-    case kind::date32: {
-      char *at = reinterpret_cast<char *>(out_.grow(32));
-      at[0] = '"';
-      const size_t n = 1 + put_date(v.value<int32_t>(i), at + 1);
-      at[n] = '"';
-      out_.shrink_to(out_.size() - 32 + n + 1);
-      return;
-    }
-    case kind::timestamp: timestamp(*v.type, v.value<int64_t>(i)); return;
     case kind::structure: object(v, v.array->offset + i); return;
     case kind::list: case kind::large_list: {
       int64_t begin, end;
       v.extent(i, begin, end);
       out_.push<uint8_t>('[');
-      for (int64_t k = begin; k < end; k++) {
-        if (k > begin) { out_.push<uint8_t>(','); }
-        value(v.children[0], k);
+      for (int64_t k2 = begin; k2 < end; k2++) {
+        if (k2 > begin) { out_.push<uint8_t>(','); }
+        value(v.children[0], k2);
       }
       out_.push<uint8_t>(']');
       return;
     }
+    default: return;
     }
   }
 
-  void integer(int64_t v) {
-    char *at = reinterpret_cast<char *>(out_.grow(25));
-    size_t n = 0;
-    if (v < 0) { at[n++] = '-'; }
-    n += write_decimal_digits(v < 0 ? 0 - uint64_t(v) : uint64_t(v), at + n);
-    out_.shrink_to(out_.size() - 25 + n);
+  /** A scalar or string value at `at`, which has room for it; returns the bytes written. */
+  size_t scalar(const view &v, int64_t i, char *at) {
+    if (!v.valid(i)) {
+      std::memcpy(at, "null", 4);
+      return 4;
+    }
+    switch (v.type->type) {
+    case kind::boolean: {
+      const int64_t bit = v.array->offset + i;
+      if (static_cast<const uint8_t *>(v.array->buffers[1])[bit >> 3] >> (bit & 7) & 1) {
+        std::memcpy(at, "true", 4);
+        return 4;
+      }
+      std::memcpy(at, "false", 5);
+      return 5;
+    }
+    case kind::int8: return integer(v.value<int8_t>(i), at);
+    case kind::int16: return integer(v.value<int16_t>(i), at);
+    case kind::int32: return integer(v.value<int32_t>(i), at);
+    case kind::int64: return integer(v.value<int64_t>(i), at);
+    case kind::uint8: return write_decimal_digits(v.value<uint8_t>(i), at);
+    case kind::uint16: return write_decimal_digits(v.value<uint16_t>(i), at);
+    case kind::uint32: return write_decimal_digits(v.value<uint32_t>(i), at);
+    case kind::uint64: return write_decimal_digits(v.value<uint64_t>(i), at);
+    case kind::float32: return floating(double(v.value<float>(i)), at);
+    case kind::float64: return floating(v.value<double>(i), at);
+    case kind::utf8: case kind::large_utf8: {
+      int64_t begin, end;
+      v.extent(i, begin, end);
+      const auto *bytes = static_cast<const uint8_t *>(v.array->buffers[2]) + begin;
+      return write_json_string_utf8(bytes, size_t(std::max<int64_t>(end - begin, 0)), reinterpret_cast<uint8_t *>(at));
+    }
+    case kind::date32: {
+      at[0] = '"';
+      const size_t n = 1 + put_date(v.value<int32_t>(i), at + 1);
+      at[n] = '"';
+      return n + 1;
+    }
+    case kind::timestamp: return timestamp(*v.type, v.value<int64_t>(i), at);
+    default: std::memcpy(at, "null", 4); return 4; // a null column
+    }
   }
 
-  void unsigned_integer(uint64_t v) {
-    char *at = reinterpret_cast<char *>(out_.grow(24));
-    const size_t n = write_decimal_digits(v, at);
-    out_.shrink_to(out_.size() - 24 + n);
+  static size_t integer(int64_t v, char *at) {
+    size_t n = 0;
+    if (v < 0) { at[n++] = '-'; }
+    return n + write_decimal_digits(v < 0 ? 0 - uint64_t(v) : uint64_t(v), at + n);
   }
 
   /** orjson's float text (dumpb's); NaN and infinities as null, as orjson writes them. */
-  void floating(double d) {
+  static size_t floating(double d, char *at) {
     if (!std::isfinite(d)) {
-      put("null", 4);
-      return;
+      std::memcpy(at, "null", 4);
+      return 4;
     }
-    char *at = reinterpret_cast<char *>(out_.grow(48));
-    const size_t n = write_double(d, at, -4, false);
-    out_.shrink_to(out_.size() - 48 + n);
+    return write_double(d, at, -4, false);
   }
 
   /** `value`'s last `width` digits, leading zeros kept. */
   static void fixed_digits(char *at, uint64_t value, int width) {
-    for (int k = width - 1; k >= 0; k--) {
-      at[k] = char('0' + value % 10);
-      value /= 10;
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    int k = width;
+    for (; k >= 2; k -= 2) { // two digits a step, from the right
+      std::memcpy(at + k - 2, pairs + 2 * (value % 100), 2);
+      value /= 100;
     }
+    if (k == 1) { at[0] = char('0' + value % 10); }
   }
 
   /** "YYYY-MM-DD" (a year past 9999 or before 0 in full, with its sign); returns the bytes. */
@@ -276,7 +367,7 @@ private:
   }
 
   /** ISO 8601 in UTC: "YYYY-MM-DDTHH:MM:SS[.fraction]" and 'Z' where the type has a zone. */
-  void timestamp(const field &f, int64_t t) {
+  size_t timestamp(const field &f, int64_t t, char *at) {
     const int64_t per_second = f.unit == 's' ? 1 : f.unit == 'm' ? 1000 : f.unit == 'u' ? 1000000 : 1000000000;
     int64_t seconds = t / per_second, fraction = t % per_second;
     if (fraction < 0) {
@@ -288,7 +379,6 @@ private:
       rest += 86400;
       days--;
     }
-    char *at = reinterpret_cast<char *>(out_.grow(64));
     size_t n = 0;
     at[n++] = '"';
     if (days != cached_days_) { // timestamps in a column mostly share their day with the one before
@@ -312,7 +402,7 @@ private:
     }
     if (!f.timezone.empty()) { at[n++] = 'Z'; }
     at[n++] = '"';
-    out_.shrink_to(out_.size() - 64 + n);
+    return n;
   }
 
   bool write_nulls_;
