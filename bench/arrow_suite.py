@@ -192,6 +192,30 @@ def measure(threads, config):
             "rows": table.num_rows}
 
 
+def jvm_run(root, flat, threads, rounds, scratch):
+    """ArrowNdjson (Arrow Java, over FFM) on the flat file, in its own JVM after the Python
+    engines: read with the schema, written back. Its output must be the bytes Python's
+    dump_arrow wrote from the same file (a gate), or the suite stops."""
+    jar = os.path.join(root, "jvm", "jmh", "target", "benchmarks.jar")
+    out = os.path.join(scratch, "simdbridge-jvm.ndjson")
+    java = os.path.join(os.environ.get("JAVA_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64"), "bin", "java")
+    proc = subprocess.run([java, "--enable-native-access=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                           "--sun-misc-unsafe-memory-access=allow", "-cp", jar,
+                           "io.simdbridge.bench.arrow.ArrowThroughput", flat, str(threads), str(rounds), out],
+                          stdout=subprocess.PIPE, text=True, check=True)
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    with open(out, "rb") as a, open(os.path.join(scratch, "simdbridge.ndjson"), "rb") as b:
+        while True:
+            x, y = a.read(1 << 20), b.read(1 << 20)
+            if x != y:
+                raise SystemExit("gate: the JVM's NDJSON differs from Python's dump_arrow of the same file")
+            if not x:
+                break
+    report.progress("arrow: gate: jvm, %d thread(s): %d rows, the same %d bytes written as Python's"
+                    % (threads, result["rows"], result["written_bytes"]))
+    return result
+
+
 def peak_memory(flat):
     """simdbridge reading the flat file with its schema, in a new process: the growth of the peak
     resident size, the Arrow data's size and the input's."""
@@ -234,6 +258,9 @@ def run(root, data, results, full):
         if proc.returncode:
             return proc.returncode
         runs[threads] = json.loads(proc.stdout.strip().splitlines()[-1])
+        jvm = jvm_run(root, flat, threads, settings["rounds"], cache)
+        runs[threads]["read_seconds"]["flat, schema"]["simdbridge-jvm"] = jvm["read_seconds"]
+        runs[threads]["write_seconds"]["simdbridge-jvm"] = jvm["write_seconds"]
     memory = peak_memory(flat)
     out = summarize(runs, memory, settings)
     report.write_json(os.path.join(results, "arrow.json"), out)
@@ -298,8 +325,11 @@ def write_markdown(path, out):
                                    [[t["what"], "%.2fx ± %.2f" % (t["ratio"], t["ci95"]),
                                      ("≤ %.2f" if "cost" in t["what"] or "memory" in t["what"] else "≥ %.2fx") % t["target"],
                                      report.emphasized(t["verdict"])] for t in out["targets"]]),
-             "## GB/s\n"]
-    engines = ["simdbridge", "pyarrow", "polars", "duckdb"]
+             "## GB/s\n",
+             "simdbridge-jvm: ArrowNdjson from Java (Arrow Java 19, FFM), the flat file read with its schema "
+             "(every batch imported) and written back to a file, in its own JVM after the Python engines "
+             "(not interleaved with them); its output is checked to be Python's bytes.\n"]
+    engines = ["simdbridge", "simdbridge-jvm", "pyarrow", "polars", "duckdb"]
     rows = []
     for case, per in out["gbps"].items():
         rows.append([case] + ["%.3f ± %.3f" % tuple(per[e]) if e in per else "—" for e in engines])
@@ -320,7 +350,7 @@ def write_markdown(path, out):
 
 
 def chart(path, out):
-    engines = ["simdbridge", "pyarrow", "polars", "duckdb"]
+    engines = ["simdbridge", "simdbridge-jvm", "pyarrow", "polars", "duckdb"]
     categories = list(out["gbps"])
     series = {e: [out["gbps"][c][e][0] if e in out["gbps"][c] else 0 for c in categories] for e in engines}
     errors = {e: [out["gbps"][c][e][1] if e in out["gbps"][c] else 0 for c in categories] for e in engines}
