@@ -3,7 +3,12 @@
 #include "simdbridge/simdbridge_c.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <string>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "simdbridge/arrow.h"
 #include "simdbridge/parser.h"
@@ -103,6 +108,24 @@ int32_t simdbridge_ndjson_to_arrow(const simdbridge_parser *limits, const uint8_
   return to_c(simdbridge::ndjson_to_arrow(to_input(data, length, capacity), schema,
                                           read_options(limits, block_size, threads, flags), out),
               error);
+}
+
+int32_t simdbridge_ndjson_file_to_arrow(const simdbridge_parser *limits, const char *path,
+                                        const struct ArrowSchema *schema, uint64_t block_size, uint32_t threads,
+                                        uint32_t flags, struct ArrowArrayStream *out, simdbridge_arrow_error *error) {
+  entering();
+  if (path == nullptr) { return SIMDBRIDGE_INVALID_ARGUMENT; }
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    simdbridge::arrow_error e;
+    e.code = simdbridge::error_code::read_failed;
+    e.detail = e.message = std::string("cannot open ") + path + ": " + std::strerror(errno);
+    return to_c(e, error);
+  }
+  const int32_t code = to_c(simdbridge::ndjson_file_to_arrow(fd, schema, read_options(limits, block_size, threads, flags), out),
+                            error);
+  ::close(fd);
+  return code;
 }
 
 int32_t simdbridge_arrow_infer_schema(const simdbridge_parser *limits, const uint8_t *data, size_t length,

@@ -36,6 +36,7 @@ const char *error_message(error_code code) noexcept {
   case error_code::expected_array: return "expected an array: the stream's format is 'array'";
   case error_code::string_too_long: return "a string is longer than the limit (max_string_length)";
   case error_code::write_failed: return "the output could not be written";
+  case error_code::read_failed: return "the input could not be read";
   }
   return "unknown error";
 }
@@ -71,6 +72,7 @@ const char *error_name(error_code code) noexcept {
   case error_code::expected_array: return "expected_array";
   case error_code::string_too_long: return "string_too_long";
   case error_code::write_failed: return "write_failed";
+  case error_code::read_failed: return "read_failed";
   }
   return "unknown";
 }

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -133,34 +134,57 @@ PyObject *schema_capsule_of(PyObject *schema, const ArrowSchema **out) {
 
 } // namespace
 
-PyObject *loads_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
-  static const char *keywords[] = {"data", "schema", "block_size", "error_on_unknown_fields", "validate_skipped",
-                                   "threads", nullptr};
-  PyObject *data;
+namespace {
+
+/** loads_arrow's arguments after the data (or file descriptor): false with an exception set. */
+bool read_arguments(PyObject *args, PyObject *kwargs, const char *first, PyObject *&data, arrow_read_options &options,
+                    owned &schema_capsule, const ArrowSchema *&given) {
+  const char *keywords[] = {first, "schema", "block_size", "error_on_unknown_fields", "validate_skipped", "threads",
+                            nullptr};
   PyObject *schema = Py_None;
   Py_ssize_t block_size = Py_ssize_t(1) << 20;
   int unknown_is_error = 0, validate_skipped = 1;
   PyObject *threads = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$nppO", const_cast<char **>(keywords), &data, &schema, &block_size,
                                    &unknown_is_error, &validate_skipped, &threads)) {
-    return nullptr;
+    return false;
   }
   if (block_size < 1) {
     PyErr_SetString(PyExc_ValueError, "block_size must be at least 1");
-    return nullptr;
+    return false;
   }
-  arrow_read_options options;
   options.block_size = size_t(block_size);
   options.error_on_unknown_fields = unknown_is_error != 0;
   options.validate_skipped = validate_skipped != 0;
   options.limits = thread_parser().options();
-  if (!thread_count(threads, options.threads)) { return nullptr; }
-  const ArrowSchema *given = nullptr;
-  owned schema_capsule(nullptr);
+  if (!thread_count(threads, options.threads)) { return false; }
+  given = nullptr;
   if (schema != Py_None) {
     schema_capsule.p = schema_capsule_of(schema, &given);
-    if (schema_capsule.p == nullptr) { return nullptr; }
+    if (schema_capsule.p == nullptr) { return false; }
   }
+  return true;
+}
+
+/** The stream read, or the exception for `e` (`input` the bytes its offsets count in). */
+PyObject *arrow_result(arrow_stream_object *result, const arrow_error &e, PyObject *input) {
+  if (e.ok()) { return reinterpret_cast<PyObject *>(result); }
+  Py_DECREF(result);
+  if (e.code == error_code::invalid_argument) {
+    PyErr_SetString(PyExc_ValueError, e.message.c_str());
+    return nullptr;
+  }
+  return raise_arrow_error(e, input);
+}
+
+} // namespace
+
+PyObject *loads_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
+  PyObject *data;
+  arrow_read_options options;
+  owned schema_capsule(nullptr);
+  const ArrowSchema *given;
+  if (!read_arguments(args, kwargs, "data", data, options, schema_capsule, given)) { return nullptr; }
   input_bytes in;
   if (!in.acquire(data)) {
     if (!PyErr_Occurred()) {
@@ -176,15 +200,53 @@ PyObject *loads_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
   const simdbridge::input bytes = in.as_input();
   Py_BEGIN_ALLOW_THREADS e = ndjson_to_arrow(bytes, given, options, &result->stream);
   Py_END_ALLOW_THREADS
-  if (!e.ok()) {
-    Py_DECREF(result);
-    if (e.code == error_code::invalid_argument) {
-      PyErr_SetString(PyExc_ValueError, e.message.c_str());
-      return nullptr;
-    }
-    return raise_arrow_error(e, data);
+  return arrow_result(result, e, data);
+}
+
+/**
+ * load_arrow_fd(fd, schema=None, ...): loads_arrow over an open file, read a block at a time
+ * with a schema (ndjson_file_to_arrow). On an error, the file's bytes are read for the
+ * exception's line and column.
+ */
+PyObject *load_arrow_fd(PyObject *, PyObject *args, PyObject *kwargs) {
+  PyObject *fd_object;
+  arrow_read_options options;
+  owned schema_capsule(nullptr);
+  const ArrowSchema *given;
+  if (!read_arguments(args, kwargs, "fd", fd_object, options, schema_capsule, given)) { return nullptr; }
+  const int fd = PyObject_AsFileDescriptor(fd_object);
+  if (fd < 0) { return nullptr; }
+  auto *result = PyObject_New(arrow_stream_object, &ArrowStreamType);
+  if (result == nullptr) { return nullptr; }
+  result->stream.release = nullptr;
+  arrow_error e;
+  Py_BEGIN_ALLOW_THREADS e = ndjson_file_to_arrow(fd, given, options, &result->stream);
+  Py_END_ALLOW_THREADS
+  if (e.ok() || e.code == error_code::invalid_argument || e.code == error_code::out_of_memory) {
+    return arrow_result(result, e, Py_None);
   }
-  return reinterpret_cast<PyObject *>(result);
+  if (e.code == error_code::read_failed) {
+    Py_DECREF(result);
+    PyErr_SetString(PyExc_OSError, e.message.c_str());
+    return nullptr;
+  }
+  struct stat st;
+  owned bytes(PyBytes_FromStringAndSize(nullptr, ::fstat(fd, &st) == 0 ? Py_ssize_t(st.st_size) : 0));
+  if (bytes.p == nullptr) {
+    Py_DECREF(result);
+    return nullptr;
+  }
+  Py_ssize_t have = 0;
+  while (have < PyBytes_GET_SIZE(bytes.p)) {
+    const ssize_t got = ::pread(fd, PyBytes_AS_STRING(bytes.p) + have, size_t(PyBytes_GET_SIZE(bytes.p) - have), off_t(have));
+    if (got <= 0) { break; }
+    have += got;
+  }
+  if (have != PyBytes_GET_SIZE(bytes.p) && _PyBytes_Resize(&bytes.p, have) < 0) {
+    Py_DECREF(result);
+    return nullptr;
+  }
+  return arrow_result(result, e, bytes.p);
 }
 
 namespace {

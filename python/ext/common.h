@@ -123,6 +123,7 @@ simdbridge::document take_document();
 // arrow.cpp
 bool init_arrow(PyObject *module);
 PyObject *loads_arrow(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *load_arrow_fd(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *dumpb_arrow(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *dump_arrow(PyObject *self, PyObject *args, PyObject *kwargs);
 

@@ -210,6 +210,8 @@ PyMethodDef methods[] = {
     {"loads_arrow", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(loads_arrow)), METH_VARARGS | METH_KEYWORDS,
      "loads_arrow(data, schema=None, *, block_size=1048576, error_on_unknown_fields=False, validate_skipped=True, threads=None): NDJSON "
      "as Arrow record batches."},
+    {"load_arrow_fd", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(load_arrow_fd)), METH_VARARGS | METH_KEYWORDS,
+     "load_arrow_fd(fd, schema=None, ...): loads_arrow over an open file, a block at a time."},
     {"dumpb_arrow", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dumpb_arrow)), METH_VARARGS | METH_KEYWORDS,
      "dumpb_arrow(data, *, write_nulls=True, threads=None): Arrow record batches as NDJSON bytes."},
     {"dump_arrow", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dump_arrow)), METH_VARARGS | METH_KEYWORDS,

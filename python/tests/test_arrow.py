@@ -382,3 +382,22 @@ def test_hostile_records_are_clear_errors_or_read_never_a_crash():
     with pytest.raises(simdbridge.StreamError) as control:
         simdbridge.loads_arrow(b'{"s": "a\x01b"}\n', schema)
     assert "control character" in str(control.value)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_load_arrow_file_reads_blocks_as_loads_arrow_reads_bytes(tmp_path, threads):
+    data = flat_records(3000)
+    path = tmp_path / "r.ndjson"
+    path.write_bytes(data)
+    for block_size in (1, 777, 1 << 20):
+        kw = dict(block_size=block_size, threads=threads)
+        assert pa.table(simdbridge.load_arrow_file(path, FLAT, **kw)).equals(ours(data, FLAT, **kw))
+        assert pa.table(simdbridge.load_arrow_file(path, **kw)).equals(ours(data, **kw))  # inferred
+    bad = data + b'{"i64": "x"}\n'
+    path.write_bytes(bad)
+    with pytest.raises(simdbridge.StreamError) as e:
+        simdbridge.load_arrow_file(path, FLAT, block_size=1000, threads=threads)
+    assert (e.value.document, e.value.offset) == (3001, len(data) + 8)
+    assert e.value.lineno == 3001 and "field /i64" in str(e.value)
+    with pytest.raises(FileNotFoundError):
+        simdbridge.load_arrow_file(tmp_path / "missing.ndjson", FLAT)

@@ -73,6 +73,17 @@ struct arrow_error {
 arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_read_options &options,
                             ArrowArrayStream *out) noexcept;
 
+/**
+ * ndjson_to_arrow over an open file (`fd`, read from its start with pread, not closed): the file
+ * is read block by block into a buffer each thread reuses (never mapped or held whole: the
+ * input costs a block a thread), the same batches as over its bytes. Without a schema, the
+ * schema inferred from the first block is checked record by record as the file is read; where
+ * a record does not fit, or for what is not a regular file, the file is memory-mapped (or
+ * read) and read as bytes, inferred whole. A failed read is error_code::read_failed.
+ */
+arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_read_options &options,
+                                 ArrowArrayStream *out) noexcept;
+
 /** How Arrow record batches are written as NDJSON. */
 struct arrow_write_options {
   /** A null field is written as null (else it is left out of its object). */

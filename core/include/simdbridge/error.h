@@ -77,6 +77,8 @@ enum class error_code : int32_t {
   string_too_long = SIMDBRIDGE_STRING_TOO_LONG,
   /** The destination of written output refused it (a full disk, a closed file). */
   write_failed = SIMDBRIDGE_WRITE_FAILED,
+  /** The input could not be read (a file's read failed). */
+  read_failed = SIMDBRIDGE_READ_FAILED,
 };
 
 /** A one-line English description of `code`, for error messages. Never null. */

@@ -73,7 +73,8 @@ typedef enum simdbridge_error {
   SIMDBRIDGE_DOCUMENT_TOO_LONG = 25,
   SIMDBRIDGE_EXPECTED_ARRAY = 26,
   SIMDBRIDGE_STRING_TOO_LONG = 27,
-  SIMDBRIDGE_WRITE_FAILED = 28
+  SIMDBRIDGE_WRITE_FAILED = 28,
+  SIMDBRIDGE_READ_FAILED = 29
 } simdbridge_error;
 
 /**
@@ -239,6 +240,15 @@ int32_t simdbridge_ndjson_to_arrow(const simdbridge_parser *limits, const uint8_
                                    size_t capacity, const struct ArrowSchema *schema, uint64_t block_size,
                                    uint32_t threads, uint32_t flags, struct ArrowArrayStream *out,
                                    simdbridge_arrow_error *error);
+
+/**
+ * simdbridge_ndjson_to_arrow over the file at `path` (ndjson_file_to_arrow: with a schema, read
+ * a block at a time, never held whole). A file that cannot be opened or read is
+ * SIMDBRIDGE_READ_FAILED, its reason in the message.
+ */
+int32_t simdbridge_ndjson_file_to_arrow(const simdbridge_parser *limits, const char *path,
+                                        const struct ArrowSchema *schema, uint64_t block_size, uint32_t threads,
+                                        uint32_t flags, struct ArrowArrayStream *out, simdbridge_arrow_error *error);
 
 /** The schema simdbridge_ndjson_to_arrow would infer, into `out` (the caller releases it). */
 int32_t simdbridge_arrow_infer_schema(const simdbridge_parser *limits, const uint8_t *data, size_t length,

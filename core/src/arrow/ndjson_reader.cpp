@@ -4,6 +4,8 @@
 // into the columns of the schema, given or inferred.
 #include <algorithm>
 #include <cerrno>
+#include <deque>
+#include <mutex>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +17,10 @@
 #include <vector>
 
 #include <simdjson.h>
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "block_walk.h"
 #include "builder.h"
@@ -507,9 +513,11 @@ public:
    * The first error in the input's order, its record number made global (every block before it
    * read all its records); none where every block read.
    */
-  arrow_error first_error() {
+  arrow_error first_error() { return first_error_of(blocks_); }
+
+  template <typename Blocks> static arrow_error first_error_of(Blocks &blocks) {
     uint64_t before = 0;
-    for (block &b : blocks_) {
+    for (block &b : blocks) {
       if (!b.error.ok()) {
         arrow_error e = b.error;
         if (e.record != 0) { e.record += before; }
@@ -636,10 +644,52 @@ void stream_release(ArrowArrayStream *stream) {
  * a value of another type, or anything the block reader declines) is not read again: false
  * says the schema must be inferred from the whole input instead.
  */
-bool read_blocks(reader &r, const field &schema, const arrow_read_options &options,
-                 std::vector<std::unique_ptr<column>> &batches, bool sampled) {
+/**
+ * One block into its batch: the block reader first; where it refuses, the record-at-a-time
+ * reader again from an empty batch (which names any error). With `sampled`, a refusal is not
+ * read again: false says the schema did not fit.
+ */
+bool read_one_block(reader &r, record_parser &parser, block &b, const field &schema, const arrow_read_options &options,
+                    bool sampled) {
   arrow_read_options strict = options;
   strict.error_on_unknown_fields = options.error_on_unknown_fields || sampled;
+  try {
+    if (parser.previous != nullptr && parser.previous->records > 0) {
+      const double scale = double(b.end - b.begin) / double(parser.previous->end - parser.previous->begin);
+      b.batch->reserve_like(*parser.previous->batch, scale * 1.05);
+    }
+    parser.previous = &b;
+    if (!options.reference_reader &&
+        record_parser::fit(parser.dom, b.end - b.begin, std::max<uint32_t>(options.limits.max_depth, 1)) &&
+        arrow::read_block(parser.dom, b.bytes, b.end - b.begin, strict, *b.batch, b.records, parser.scratch)) {
+      return true;
+    }
+    if (sampled) { return false; }
+    *b.batch = column(schema);
+    b.records = 0;
+    record_walker walker(options.error_on_unknown_fields);
+    r.read_records(parser, b, [&](element root, mismatch &why) {
+      simdjson::dom::object o;
+      if (root.get(o) != simdjson::SUCCESS) {
+        why.reason = std::string("a record must be an object, found ") + json_type_name(root);
+        return false;
+      }
+      return walker.append_object(*b.batch, o, why);
+    });
+  } catch (const std::bad_alloc &) {
+    b.error = {error_code::out_of_memory, b.begin, 0, "", "out of memory", ""};
+  }
+  return true;
+}
+
+/**
+ * Reads every block into a batch of `schema` (in `batches`, one per block). With `sampled` (a
+ * schema inferred from the first block), a block that does not fit it exactly (a key it lacks,
+ * a value of another type, or anything the block reader declines) is not read again: false
+ * says the schema must be inferred from the whole input instead.
+ */
+bool read_blocks(reader &r, const field &schema, const arrow_read_options &options,
+                 std::vector<std::unique_ptr<column>> &batches, bool sampled) {
   batches.clear();
   batches.resize(r.blocks().size());
   for (size_t i = 0; i < batches.size(); i++) {
@@ -651,39 +701,153 @@ bool read_blocks(reader &r, const field &schema, const arrow_read_options &optio
   }
   std::atomic<bool> misfit{false};
   r.each_block([&](record_parser &parser, block &b) {
-    if (misfit) { return; }
-    try {
-      if (parser.previous != nullptr && parser.previous->records > 0) {
-        const double scale = double(b.end - b.begin) / double(parser.previous->end - parser.previous->begin);
-        b.batch->reserve_like(*parser.previous->batch, scale * 1.05);
-      }
-      parser.previous = &b;
-      if (!options.reference_reader &&
-          record_parser::fit(parser.dom, b.end - b.begin, std::max<uint32_t>(options.limits.max_depth, 1)) &&
-          arrow::read_block(parser.dom, b.bytes, b.end - b.begin, strict, *b.batch, b.records, parser.scratch)) {
-        return;
-      }
-      if (sampled) {
-        misfit = true;
-        return;
-      }
-      // Refused: the record-at-a-time reader reads the block again, from an empty batch.
-      *b.batch = column(schema);
-      b.records = 0;
-      record_walker walker(options.error_on_unknown_fields);
-      r.read_records(parser, b, [&](element root, mismatch &why) {
-        simdjson::dom::object o;
-        if (root.get(o) != simdjson::SUCCESS) {
-          why.reason = std::string("a record must be an object, found ") + json_type_name(root);
-          return false;
-        }
-        return walker.append_object(*b.batch, o, why);
-      });
-    } catch (const std::bad_alloc &) {
-      b.error = {error_code::out_of_memory, b.begin, 0, "", "out of memory", ""};
-    }
+    if (!misfit && !read_one_block(r, parser, b, schema, options, sampled)) { misfit = true; }
   });
   return !misfit;
+}
+
+/**
+ * A file's blocks, read one after another into the caller's buffer, cut where reader::cut cuts
+ * the same bytes (the first line end past every block_size bytes; a tail under 128 bytes joins
+ * the block before it), each followed by 128 zero bytes.
+ */
+class file_blocks {
+public:
+  file_blocks(int fd, uint64_t size, size_t block_size) : fd_(fd), size_(size), step_(std::max<size_t>(block_size, 1)) {}
+
+  /** The next block into `buf` (its bytes `length`, from file offset `begin`); false at the end or on a failed read (`failed`). */
+  bool next(std::vector<uint8_t> &buf, size_t &length, uint64_t &begin, int &failed) {
+    constexpr size_t tail = 128;
+    if (pos_ >= size_) { return false; }
+    begin = pos_;
+    buf.assign(carry_.begin(), carry_.end());
+    carry_.clear();
+    if (!fill(buf, std::min<uint64_t>(size_ - pos_, step_), failed)) { return false; }
+    size_t end = buf.size();
+    if (pos_ + step_ < size_) {
+      for (size_t from = step_;;) {
+        if (const void *nl = std::memchr(buf.data() + from, '\n', buf.size() - from)) {
+          end = size_t(static_cast<const uint8_t *>(nl) - buf.data()) + 1;
+          break;
+        }
+        from = buf.size();
+        if (pos_ + buf.size() >= size_) {
+          end = buf.size();
+          break;
+        }
+        if (!fill(buf, std::min<uint64_t>(size_ - pos_, buf.size() + (size_t(1) << 16)), failed)) { return false; }
+      }
+    }
+    if (size_ - (pos_ + end) < tail) {
+      if (!fill(buf, size_ - pos_, failed)) { return false; }
+      end = buf.size();
+    }
+    carry_.assign(buf.begin() + std::ptrdiff_t(end), buf.end());
+    length = end;
+    buf.resize(end);
+    buf.resize(end + tail, 0);
+    pos_ += end;
+    return true;
+  }
+
+private:
+  /** Reads until `buf` holds `want` bytes from pos_ (fewer at the end of the file, which then ends there). */
+  bool fill(std::vector<uint8_t> &buf, uint64_t want, int &failed) {
+    while (buf.size() < want) {
+      const size_t have = buf.size();
+      buf.resize(size_t(want));
+      const ssize_t got = ::pread(fd_, buf.data() + have, size_t(want) - have, off_t(pos_ + have));
+      if (got < 0) {
+        buf.resize(have);
+        if (errno == EINTR) { continue; }
+        failed = errno;
+        return false;
+      }
+      buf.resize(have + size_t(got));
+      if (got == 0) { // the file ended sooner than its size said
+        size_ = pos_ + buf.size();
+        break;
+      }
+    }
+    return true;
+  }
+
+  int fd_;
+  uint64_t size_;
+  size_t step_;
+  uint64_t pos_ = 0;
+  std::vector<uint8_t> carry_; // bytes read past the last block
+};
+
+/**
+ * A file read with a schema, block by block, on the threads asked for; each thread reuses its
+ * buffer. With `sampled` (a schema inferred from the first block), a block that does not fit
+ * stops the read and sets `misfit`.
+ */
+arrow_error read_file(int fd, uint64_t size, const field &schema, const arrow_read_options &options,
+                      std::unique_ptr<batch_stream> &s, bool sampled, bool &misfit) {
+  file_blocks source(fd, size, options.block_size);
+  reader r(nullptr, 0, options);
+  std::mutex lock;
+  std::deque<block> blocks;
+  std::vector<std::unique_ptr<column>> batches;
+  bool stop = false;
+  int failed = 0;
+  uint64_t failed_at = 0;
+  auto run = [&] {
+    record_parser parser;
+    std::vector<uint8_t> buf;
+    for (;;) {
+      block *b;
+      {
+        std::lock_guard<std::mutex> hold(lock);
+        size_t length = 0;
+        uint64_t begin = 0;
+        if (stop) { return; }
+        try {
+          if (!source.next(buf, length, begin, failed)) {
+            stop = true;
+            failed_at = begin;
+            return;
+          }
+          batches.push_back(std::make_unique<column>(schema));
+          blocks.emplace_back();
+        } catch (const std::bad_alloc &) {
+          stop = true;
+          failed = ENOMEM;
+          return;
+        }
+        b = &blocks.back();
+        b->begin = begin;
+        b->end = begin + length;
+        b->bytes = buf.data();
+        b->batch = batches.back().get();
+      }
+      const bool fits = read_one_block(r, parser, *b, schema, options, sampled);
+      if (!fits || !b->error.ok()) {
+        std::lock_guard<std::mutex> hold(lock);
+        stop = true; // (blocks before this one are read to their end; the first error in order is reported)
+        misfit = misfit || !fits;
+      }
+    }
+  };
+  const unsigned threads = std::max(1u, options.threads);
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; t++) { pool.emplace_back(run); }
+  run();
+  for (std::thread &t : pool) { t.join(); }
+  if (misfit) { return {}; }
+  if (arrow_error e = reader::first_error_of(blocks); !e.ok()) { return e; }
+  if (failed != 0) {
+    arrow_error e;
+    e.code = failed == ENOMEM ? error_code::out_of_memory : error_code::read_failed;
+    e.offset = failed_at;
+    e.detail = std::string("the file could not be read: ") + std::strerror(failed);
+    e.message = e.detail + " at byte " + std::to_string(failed_at);
+    return e;
+  }
+  s->batches = std::move(batches);
+  return {};
 }
 
 arrow_error read_into(const input &in, const field *given, const arrow_read_options &options,
@@ -752,6 +916,103 @@ arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_rea
       }
     }
     return read_into(in, schema != nullptr ? &given : nullptr, options, out);
+  } catch (const std::bad_alloc &) {
+    arrow_error e;
+    e.code = error_code::out_of_memory;
+    e.detail = e.message = "out of memory";
+    return e;
+  } catch (...) {
+    return usage("unexpected failure");
+  }
+}
+
+arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_read_options &options,
+                                 ArrowArrayStream *out) noexcept {
+  if (out == nullptr) { return usage("invalid argument"); }
+  out->release = nullptr;
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    arrow_error e;
+    e.code = error_code::read_failed;
+    e.detail = e.message = std::string("the file could not be read: ") + std::strerror(errno);
+    return e;
+  }
+  const uint64_t size = uint64_t(st.st_size);
+  if (schema == nullptr && !options.reference_reader && S_ISREG(st.st_mode) && size > options.block_size) {
+    // Inferred from the first block, then every record checked to fit as it is read (see
+    // read_into); where one does not, the file is read as bytes below, inferred whole.
+    try {
+      std::vector<uint8_t> first_block;
+      size_t length = 0;
+      uint64_t begin = 0;
+      int failed = 0;
+      file_blocks source(fd, size, options.block_size);
+      auto s = std::make_unique<batch_stream>();
+      bool misfit = false;
+      if (source.next(first_block, length, begin, failed)) {
+        reader first(first_block.data(), length, options);
+        first.cut();
+        if (infer(first, s->schema).ok()) {
+          arrow_error e = read_file(fd, size, s->schema, options, s, true, misfit);
+          if (!misfit) {
+            if (!e.ok()) { return e; }
+            out->get_schema = stream_get_schema;
+            out->get_next = stream_get_next;
+            out->get_last_error = stream_get_last_error;
+            out->release = stream_release;
+            out->private_data = s.release();
+            return {};
+          }
+        }
+      }
+    } catch (const std::bad_alloc &) {
+      // (read as bytes below)
+    }
+  }
+  if (schema == nullptr || options.reference_reader || !S_ISREG(st.st_mode)) {
+    // Inferred (which may read the input twice), or not a regular file: its bytes, mapped or read.
+    std::vector<uint8_t> copy;
+    void *mapped = MAP_FAILED;
+    if (S_ISREG(st.st_mode) && size > 0) { mapped = ::mmap(nullptr, size_t(size), PROT_READ, MAP_PRIVATE, fd, 0); }
+    if (mapped == MAP_FAILED && size > 0) {
+      try {
+        copy.resize(size_t(size));
+      } catch (const std::bad_alloc &) {
+        return usage("out of memory");
+      }
+      size_t have = 0;
+      while (have < copy.size()) {
+        const ssize_t got = ::pread(fd, copy.data() + have, copy.size() - have, off_t(have));
+        if (got < 0 && errno == EINTR) { continue; }
+        if (got <= 0) { break; }
+        have += size_t(got);
+      }
+      copy.resize(have);
+    }
+    const uint8_t *bytes = mapped != MAP_FAILED ? static_cast<const uint8_t *>(mapped) : copy.data();
+    const size_t length = mapped != MAP_FAILED ? size_t(size) : copy.size();
+    arrow_error e = ndjson_to_arrow(input::padded(bytes, length, length), schema, options, out);
+    if (mapped != MAP_FAILED) { ::munmap(mapped, size_t(size)); }
+    return e;
+  }
+  try {
+    field given;
+    std::string why;
+    if (!arrow::import_schema(*schema, given, why)) { return usage(why); }
+    if (given.type != kind::structure) { return usage("the schema must be a struct (format \"+s\") of the record's fields"); }
+    if (const field *view = find_kind(given, kind::utf8_view)) {
+      return usage("field '" + view->name + "' is a string_view, which this reader writes but does not read yet: use string");
+    }
+    auto s = std::make_unique<batch_stream>();
+    s->schema = given;
+    bool misfit = false;
+    if (arrow_error e = read_file(fd, size, s->schema, options, s, false, misfit); !e.ok()) { return e; }
+    out->get_schema = stream_get_schema;
+    out->get_next = stream_get_next;
+    out->get_last_error = stream_get_last_error;
+    out->release = stream_release;
+    out->private_data = s.release();
+    return {};
   } catch (const std::bad_alloc &) {
     arrow_error e;
     e.code = error_code::out_of_memory;

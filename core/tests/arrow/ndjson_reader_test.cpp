@@ -4,6 +4,8 @@
 // errors for every block size and thread count; errors that name the record, field and byte.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstring>
 #include <string>
 #include <vector>
@@ -333,6 +335,89 @@ TEST(ArrowBlockReader, InferenceFromTheFirstBlockGivesTheWholeInputsSchema) {
     inferred += b.error.ok();
   }
   EXPECT_GT(inferred, 100u);
+}
+
+/** read() over a file: ndjson_file_to_arrow. */
+read_result read_file(const std::string &ndjson, const field *schema, arrow_read_options options) {
+  char path[] = "/tmp/simdbridge-arrow-XXXXXX";
+  const int fd = mkstemp(path);
+  EXPECT_GE(fd, 0);
+  EXPECT_EQ(write(fd, ndjson.data(), ndjson.size()), ssize_t(ndjson.size()));
+  ArrowSchema given{};
+  if (schema != nullptr) { arrow::export_schema(*schema, &given); }
+  ArrowArrayStream stream{};
+  read_result r;
+  r.error = ndjson_file_to_arrow(fd, schema ? &given : nullptr, options, &stream);
+  if (given.release) { given.release(&given); }
+  close(fd);
+  unlink(path);
+  if (!r.error.ok()) { return r; }
+  ArrowSchema out{};
+  EXPECT_EQ(stream.get_schema(&stream, &out), 0);
+  field f;
+  std::string why;
+  EXPECT_TRUE(arrow::import_schema(out, f, why)) << why;
+  r.schema = arrow::describe(f);
+  out.release(&out);
+  for (;;) {
+    ArrowArray batch{};
+    EXPECT_EQ(stream.get_next(&stream, &batch), 0);
+    if (batch.release == nullptr) { break; }
+    r.batches++;
+    for (int64_t row = 0; row < batch.length; row++) { r.rows.push_back(render(f, batch, row)); }
+    batch.release(&batch);
+  }
+  stream.release(&stream);
+  return r;
+}
+
+TEST(ArrowFileReader, TheSameBatchesRowsAndErrorsAsOverTheBytes) {
+  size_t failures = 0;
+  for (uint32_t seed = 1; seed <= 120; seed++) {
+    generator g(seed);
+    std::string ndjson;
+    const uint32_t records = g.next(80);
+    for (uint32_t r = 0; r < records; r++) { ndjson += g.record(rich) + (g.next(7) == 0 ? "\r\n\n" : "\n"); }
+    if (seed % 4 == 0 && !ndjson.empty()) { ndjson[g.next(uint32_t(ndjson.size()))] = "x{\"1"[g.next(4)]; }
+    if (seed % 5 == 0) { ndjson.resize(ndjson.size() - std::min<size_t>(ndjson.size(), g.next(40))); } // a cut last line
+    arrow_read_options o;
+    o.block_size = 1 + g.next(3000);
+    o.threads = 1 + g.next(3);
+    const read_result bytes = read(ndjson, &rich, o);
+    const read_result file = read_file(ndjson, &rich, o);
+    EXPECT_EQ(file.error.message, bytes.error.message) << "seed " << seed;
+    EXPECT_EQ(file.rows, bytes.rows) << "seed " << seed;
+    EXPECT_EQ(file.batches, bytes.batches) << "seed " << seed;
+    failures += !bytes.error.ok();
+    // Inferred: from the first block and checked, or (where a record does not fit) as bytes.
+    const read_result inferred_bytes = read(ndjson, nullptr, o);
+    const read_result inferred_file = read_file(ndjson, nullptr, o);
+    EXPECT_EQ(inferred_file.error.message, inferred_bytes.error.message) << "seed " << seed;
+    EXPECT_EQ(inferred_file.schema, inferred_bytes.schema) << "seed " << seed;
+    EXPECT_EQ(inferred_file.rows, inferred_bytes.rows) << "seed " << seed;
+    // Records of one shape: inferred from the first block and read in one pass.
+    std::string same;
+    for (uint32_t r = 0; r < records; r++) { same += "{\"a\": " + std::to_string(r) + ", \"b\": [" + (r % 3 ? "\"x\"" : "") + "]}\n"; }
+    if (seed % 6 == 0) { same += "{\"a\": 0.5, \"c\": true}\n"; } // late: inferred whole
+    EXPECT_EQ(read_file(same, nullptr, o).rows, read(same, nullptr, o).rows) << "seed " << seed;
+    EXPECT_EQ(read_file(same, nullptr, o).schema, read(same, nullptr, o).schema) << "seed " << seed;
+  }
+  EXPECT_GT(failures, 20u);
+  // A tail under 128 bytes joins the block before it, from a file as from bytes.
+  std::string short_lines;
+  for (int i = 0; i < 40; i++) { short_lines += "{\"i\": " + std::to_string(i) + "}\n"; }
+  for (size_t block : {size_t(50), size_t(300), size_t(short_lines.size() - 100), size_t(short_lines.size() - 20)}) {
+    arrow_read_options small;
+    small.block_size = block;
+    const read_result bytes = read(short_lines, &rich, small);
+    const read_result file = read_file(short_lines, &rich, small);
+    EXPECT_EQ(file.batches, bytes.batches) << block;
+    EXPECT_EQ(file.rows, bytes.rows) << block;
+  }
+  arrow_read_options o;
+  ArrowArrayStream stream{};
+  const arrow_error bad = ndjson_file_to_arrow(-1, nullptr, o, &stream);
+  EXPECT_EQ(bad.code, error_code::read_failed);
 }
 
 } // namespace block_reader

@@ -116,17 +116,10 @@ def dump(obj: _Any, fp: _IO[str], **kw: _Any) -> None:
 
 
 def load_arrow_file(path: str | _os.PathLike, schema: _Any = None, **kw: _Any) -> ArrowStream:
-    """loads_arrow over a file's bytes, memory-mapped (not read into a bytes object first)."""
-    import mmap
+    """loads_arrow over a file: with a schema, read a block at a time into buffers that each
+    thread reuses (the file is never read whole or mapped); inferred, memory-mapped."""
     with open(path, "rb") as f:
-        if _os.fstat(f.fileno()).st_size == 0:
-            return loads_arrow(b"", schema, **kw)
-        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-            view = memoryview(m)
-            try:
-                return loads_arrow(view, schema, **kw)
-            finally:
-                view.release()
+        return _core.load_arrow_fd(f.fileno(), schema, **kw)
 
 
 def parse_file(path: str | _os.PathLike) -> _Any:

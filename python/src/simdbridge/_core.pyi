@@ -93,6 +93,15 @@ def loads_arrow(
     validate_skipped: bool = ...,
     threads: int | None = ...,
 ) -> ArrowStream: ...
+def load_arrow_fd(
+    fd: int,
+    schema: Any = None,
+    *,
+    block_size: int = ...,
+    error_on_unknown_fields: bool = ...,
+    validate_skipped: bool = ...,
+    threads: int | None = ...,
+) -> ArrowStream: ...
 def dumpb_arrow(data: Any, *, write_nulls: bool = ..., threads: int | None = ...) -> bytes: ...
 def dump_arrow(data: Any, fp: str | bytes | PathLike[str] | PathLike[bytes] | IO[bytes], *, write_nulls: bool = ...,
                threads: int | None = ...) -> None: ...

@@ -163,15 +163,50 @@ public final class ArrowNdjson {
         return read(allocator, ndjson, ndjson.byteSize(), ndjson.byteSize(), options);
     }
 
-    /** A file, memory-mapped and read in place (never read into the heap). */
+    /**
+     * A file, read a block at a time by the core into buffers each of its threads reuses (never
+     * into the heap, never whole).
+     */
     public static ArrowReader read(BufferAllocator allocator, Path file, ReadOptions options) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ); Arena arena = Arena.ofConfined()) {
-            long size = channel.size();
-            if (size == 0) {
-                return read(allocator, new byte[0], options);
+        Objects.requireNonNull(allocator, "allocator");
+        Objects.requireNonNull(options, "options");
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            channel.size(); // (a missing or unreadable file is the usual IOException)
+        }
+        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
+        ArrowSchema schema = null;
+        try (Arena arena = Arena.ofConfined(); NativeParser limits = new NativeParser(options.limits())) {
+            long schemaAddress = 0;
+            if (options.schema() != null) {
+                schema = ArrowSchema.allocateNew(allocator);
+                Data.exportSchema(allocator, options.schema(), null, schema);
+                schemaAddress = schema.memoryAddress();
             }
-            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
-            return read(allocator, mapped, size, size, options);
+            int flags = (options.errorOnUnknownFields() ? 1 : 0) | (options.validateSkipped() ? 0 : 2);
+            MemorySegment error = arena.allocate(FfmBridge.ARROW_ERROR);
+            MemorySegment path = arena.allocateFrom(file.toString());
+            int code = (int) FfmBridge.NDJSON_FILE_TO_ARROW.invokeExact(limits.nativeSegment(), path, schemaAddress,
+                    options.blockSize(), options.threads(), flags, stream.memoryAddress(), error);
+            if (code == ErrorCode.READ_FAILED.ordinal()) {
+                throw new IOException(error.getString(16 + 256));
+            }
+            check(code, error);
+            ArrowReader reader = Data.importArrayStream(allocator, stream);
+            stream.close();
+            stream = null;
+            return reader;
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        } finally {
+            if (schema != null) {
+                schema.release();
+                schema.close();
+            }
+            if (stream != null) {
+                stream.close();
+            }
         }
     }
 

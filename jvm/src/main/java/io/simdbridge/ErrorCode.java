@@ -34,7 +34,8 @@ public enum ErrorCode {
     DOCUMENT_TOO_LONG,
     EXPECTED_ARRAY,
     STRING_TOO_LONG,
-    WRITE_FAILED;
+    WRITE_FAILED,
+    READ_FAILED;
 
     private static final ErrorCode[] VALUES = values();
 

@@ -194,6 +194,8 @@ class ArrowNdjsonTest {
                                     new Field("key", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null),
                                     field("value", new ArrowType.Int(64, true)))))))));
             assertFalse(notStruct.getMessage().isEmpty());
+            assertThrows(java.nio.file.NoSuchFileException.class, () -> ArrowNdjson.read(allocator,
+                    Path.of("/nonexistent/x.ndjson"), ArrowNdjson.ReadOptions.DEFAULT));
         }
     }
 

@@ -140,7 +140,9 @@ final class BeanModel {
             byJava.put(java, new Property(name(java, m, f, getter(java)),
                     Types.resolve(m.getGenericParameterTypes()[0], bindings), requiredAnywhere(java), new Access(null, m)));
         }
-        read.addAll(byJava.values());
+        // In the order of the fields behind them (getMethods() has none to speak of): documents,
+        // ours included, come in that order, which the reader's in-order path expects.
+        read.addAll(orderByFields(byJava).values());
     }
 
     private Map<String, Property> writeProperties(Map<java.lang.reflect.TypeVariable<?>, Type> bindings) {

@@ -375,4 +375,35 @@ class GeneratedAccessTest {
         assertEquals("{\"a\":\"a\",\"n\":0,\"z\":\"z\"}", omit.writeString(m));
         assertEquals("{\"a\":\"a\",\"n\":0,\"z\":\"z\"}", Json.writeString(m));
     }
+
+    /** A bean as java-json-benchmark's Users has them: private fields, accessors declared out of order. */
+    public static class Bean {
+        private String id;
+        private int index;
+        private boolean isActive;
+        private String name;
+
+        public String getName() { return name; }
+        public void setName(String name) { this.name = name; }
+        public boolean getIsActive() { return isActive; }
+        public void setIsActive(boolean isActive) { this.isActive = isActive; }
+        public int getIndex() { return index; }
+        public void setIndex(int index) { this.index = index; }
+        public String getId() { return id; }
+        public void setId(String id) { this.id = id; }
+    }
+
+    @Test
+    void setterPropertiesAreReadInTheOrderOfTheirFields() {
+        BeanModel model = new BeanModel(Bean.class);
+        assertEquals(java.util.List.of("id", "index", "isActive", "name"),
+                model.read.stream().map(p -> p.name).toList());
+        assertEquals(java.util.List.of("id", "index", "isActive", "name"),
+                model.write.stream().map(p -> p.name).toList());
+        Bean b = Json.read("{\"id\":\"x\",\"index\":3,\"isActive\":true,\"name\":\"n\"}", Bean.class);
+        assertEquals("x", b.getId());
+        assertEquals(3, b.getIndex());
+        assertEquals(true, b.getIsActive());
+        assertEquals("{\"id\":\"x\",\"index\":3,\"isActive\":true,\"name\":\"n\"}", Json.writeString(b));
+    }
 }
