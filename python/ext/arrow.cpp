@@ -166,6 +166,13 @@ bool read_arguments(PyObject *args, PyObject *kwargs, const char *first, PyObjec
   return true;
 }
 
+/** An empty ArrowStream, for a read to fill. */
+arrow_stream_object *new_stream() {
+  auto *result = PyObject_New(arrow_stream_object, &ArrowStreamType);
+  if (result != nullptr) { result->stream.release = nullptr; }
+  return result;
+}
+
 /** The stream read, or the exception for `e` (`input` the bytes its offsets count in). */
 PyObject *arrow_result(arrow_stream_object *result, const arrow_error &e, PyObject *input) {
   if (e.ok()) { return reinterpret_cast<PyObject *>(result); }
@@ -193,9 +200,8 @@ PyObject *loads_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
     }
     return nullptr;
   }
-  auto *result = PyObject_New(arrow_stream_object, &ArrowStreamType);
+  arrow_stream_object *result = new_stream();
   if (result == nullptr) { return nullptr; }
-  result->stream.release = nullptr;
   arrow_error e;
   const simdbridge::input bytes = in.as_input();
   Py_BEGIN_ALLOW_THREADS e = ndjson_to_arrow(bytes, given, options, &result->stream);
@@ -216,9 +222,8 @@ PyObject *load_arrow_fd(PyObject *, PyObject *args, PyObject *kwargs) {
   if (!read_arguments(args, kwargs, "fd", fd_object, options, schema_capsule, given)) { return nullptr; }
   const int fd = PyObject_AsFileDescriptor(fd_object);
   if (fd < 0) { return nullptr; }
-  auto *result = PyObject_New(arrow_stream_object, &ArrowStreamType);
+  arrow_stream_object *result = new_stream();
   if (result == nullptr) { return nullptr; }
-  result->stream.release = nullptr;
   arrow_error e;
   Py_BEGIN_ALLOW_THREADS e = ndjson_file_to_arrow(fd, given, options, &result->stream);
   Py_END_ALLOW_THREADS

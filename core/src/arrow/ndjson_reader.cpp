@@ -638,6 +638,23 @@ void stream_release(ArrowArrayStream *stream) {
   stream->release = nullptr;
 }
 
+/** Hands the batches over as `out`, which owns them from then on. */
+arrow_error publish(std::unique_ptr<batch_stream> s, ArrowArrayStream *out) {
+  out->get_schema = stream_get_schema;
+  out->get_next = stream_get_next;
+  out->get_last_error = stream_get_last_error;
+  out->release = stream_release;
+  out->private_data = s.release();
+  return {};
+}
+
+arrow_error out_of_memory() {
+  arrow_error e;
+  e.code = error_code::out_of_memory;
+  e.detail = e.message = "out of memory";
+  return e;
+}
+
 /**
  * Reads every block into a batch of `schema` (in `batches`, one per block). With `sampled` (a
  * schema inferred from the first block), a block that does not fit it exactly (a key it lacks,
@@ -876,12 +893,7 @@ arrow_error read_into(const input &in, const field *given, const arrow_read_opti
   }
   if (arrow_error e = r.first_error(); !e.ok()) { return e; }
   s->batches = std::move(batches);
-  out->get_schema = stream_get_schema;
-  out->get_next = stream_get_next;
-  out->get_last_error = stream_get_last_error;
-  out->release = stream_release;
-  out->private_data = s.release();
-  return {};
+  return publish(std::move(s), out);
 }
 
 const field *find_kind(const field &f, kind k) {
@@ -899,6 +911,17 @@ arrow_error usage(const std::string &why) {
   return e;
 }
 
+/** A caller's schema as the reader's field: a struct of types it reads. */
+arrow_error import_given(const ArrowSchema &schema, field &given) {
+  std::string why;
+  if (!arrow::import_schema(schema, given, why)) { return usage(why); }
+  if (given.type != kind::structure) { return usage("the schema must be a struct (format \"+s\") of the record's fields"); }
+  if (const field *view = find_kind(given, kind::utf8_view)) {
+    return usage("field '" + view->name + "' is a string_view, which this reader writes but does not read yet: use string");
+  }
+  return {};
+}
+
 } // namespace
 
 arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_read_options &options,
@@ -908,19 +931,11 @@ arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_rea
   try {
     field given;
     if (schema != nullptr) {
-      std::string why;
-      if (!arrow::import_schema(*schema, given, why)) { return usage(why); }
-      if (given.type != kind::structure) { return usage("the schema must be a struct (format \"+s\") of the record's fields"); }
-      if (const field *view = find_kind(given, kind::utf8_view)) {
-        return usage("field '" + view->name + "' is a string_view, which this reader writes but does not read yet: use string");
-      }
+      if (arrow_error e = import_given(*schema, given); !e.ok()) { return e; }
     }
     return read_into(in, schema != nullptr ? &given : nullptr, options, out);
   } catch (const std::bad_alloc &) {
-    arrow_error e;
-    e.code = error_code::out_of_memory;
-    e.detail = e.message = "out of memory";
-    return e;
+    return out_of_memory();
   } catch (...) {
     return usage("unexpected failure");
   }
@@ -956,12 +971,7 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
           arrow_error e = read_file(fd, size, s->schema, options, s, true, misfit);
           if (!misfit) {
             if (!e.ok()) { return e; }
-            out->get_schema = stream_get_schema;
-            out->get_next = stream_get_next;
-            out->get_last_error = stream_get_last_error;
-            out->release = stream_release;
-            out->private_data = s.release();
-            return {};
+            return publish(std::move(s), out);
           }
         }
       }
@@ -978,7 +988,7 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
       try {
         copy.resize(size_t(size));
       } catch (const std::bad_alloc &) {
-        return usage("out of memory");
+        return out_of_memory();
       }
       size_t have = 0;
       while (have < copy.size()) {
@@ -997,27 +1007,14 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
   }
   try {
     field given;
-    std::string why;
-    if (!arrow::import_schema(*schema, given, why)) { return usage(why); }
-    if (given.type != kind::structure) { return usage("the schema must be a struct (format \"+s\") of the record's fields"); }
-    if (const field *view = find_kind(given, kind::utf8_view)) {
-      return usage("field '" + view->name + "' is a string_view, which this reader writes but does not read yet: use string");
-    }
+    if (arrow_error e = import_given(*schema, given); !e.ok()) { return e; }
     auto s = std::make_unique<batch_stream>();
     s->schema = given;
     bool misfit = false;
     if (arrow_error e = read_file(fd, size, s->schema, options, s, false, misfit); !e.ok()) { return e; }
-    out->get_schema = stream_get_schema;
-    out->get_next = stream_get_next;
-    out->get_last_error = stream_get_last_error;
-    out->release = stream_release;
-    out->private_data = s.release();
-    return {};
+    return publish(std::move(s), out);
   } catch (const std::bad_alloc &) {
-    arrow_error e;
-    e.code = error_code::out_of_memory;
-    e.detail = e.message = "out of memory";
-    return e;
+    return out_of_memory();
   } catch (...) {
     return usage("unexpected failure");
   }
@@ -1034,10 +1031,7 @@ arrow_error infer_arrow_schema(input in, const arrow_read_options &options, Arro
     arrow::export_schema(schema, out);
     return {};
   } catch (const std::bad_alloc &) {
-    arrow_error e;
-    e.code = error_code::out_of_memory;
-    e.detail = e.message = "out of memory";
-    return e;
+    return out_of_memory();
   }
 }
 

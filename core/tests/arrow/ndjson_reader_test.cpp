@@ -73,13 +73,8 @@ struct read_result {
   size_t batches = 0;
 };
 
-read_result read(const std::string &ndjson, const field *schema, arrow_read_options options = {}) {
-  ArrowSchema given{};
-  if (schema != nullptr) { arrow::export_schema(*schema, &given); }
-  ArrowArrayStream stream{};
-  read_result r;
-  r.error = ndjson_to_arrow(input::copy_of(ndjson), schema ? &given : nullptr, options, &stream);
-  if (given.release) { given.release(&given); }
+/** The stream's schema and rows into `r` (where it has no error), the stream released. */
+read_result drain(read_result r, ArrowArrayStream &stream) {
   if (!r.error.ok()) { return r; }
   ArrowSchema out{};
   EXPECT_EQ(stream.get_schema(&stream, &out), 0);
@@ -98,6 +93,16 @@ read_result read(const std::string &ndjson, const field *schema, arrow_read_opti
   }
   stream.release(&stream);
   return r;
+}
+
+read_result read(const std::string &ndjson, const field *schema, arrow_read_options options = {}) {
+  ArrowSchema given{};
+  if (schema != nullptr) { arrow::export_schema(*schema, &given); }
+  ArrowArrayStream stream{};
+  read_result r;
+  r.error = ndjson_to_arrow(input::copy_of(ndjson), schema ? &given : nullptr, options, &stream);
+  if (given.release) { given.release(&given); }
+  return drain(r, stream);
 }
 
 field make(std::string name, kind type, std::vector<field> children = {}) {
@@ -351,24 +356,7 @@ read_result read_file(const std::string &ndjson, const field *schema, arrow_read
   if (given.release) { given.release(&given); }
   close(fd);
   unlink(path);
-  if (!r.error.ok()) { return r; }
-  ArrowSchema out{};
-  EXPECT_EQ(stream.get_schema(&stream, &out), 0);
-  field f;
-  std::string why;
-  EXPECT_TRUE(arrow::import_schema(out, f, why)) << why;
-  r.schema = arrow::describe(f);
-  out.release(&out);
-  for (;;) {
-    ArrowArray batch{};
-    EXPECT_EQ(stream.get_next(&stream, &batch), 0);
-    if (batch.release == nullptr) { break; }
-    r.batches++;
-    for (int64_t row = 0; row < batch.length; row++) { r.rows.push_back(render(f, batch, row)); }
-    batch.release(&batch);
-  }
-  stream.release(&stream);
-  return r;
+  return drain(r, stream);
 }
 
 TEST(ArrowFileReader, TheSameBatchesRowsAndErrorsAsOverTheBytes) {

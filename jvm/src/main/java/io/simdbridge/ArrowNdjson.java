@@ -168,46 +168,12 @@ public final class ArrowNdjson {
      * into the heap, never whole).
      */
     public static ArrowReader read(BufferAllocator allocator, Path file, ReadOptions options) throws IOException {
-        Objects.requireNonNull(allocator, "allocator");
-        Objects.requireNonNull(options, "options");
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             channel.size(); // (a missing or unreadable file is the usual IOException)
         }
-        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
-        ArrowSchema schema = null;
-        try (Arena arena = Arena.ofConfined(); NativeParser limits = new NativeParser(options.limits())) {
-            long schemaAddress = 0;
-            if (options.schema() != null) {
-                schema = ArrowSchema.allocateNew(allocator);
-                Data.exportSchema(allocator, options.schema(), null, schema);
-                schemaAddress = schema.memoryAddress();
-            }
-            int flags = (options.errorOnUnknownFields() ? 1 : 0) | (options.validateSkipped() ? 0 : 2);
-            MemorySegment error = arena.allocate(FfmBridge.ARROW_ERROR);
-            MemorySegment path = arena.allocateFrom(file.toString());
-            int code = (int) FfmBridge.NDJSON_FILE_TO_ARROW.invokeExact(limits.nativeSegment(), path, schemaAddress,
-                    options.blockSize(), options.threads(), flags, stream.memoryAddress(), error);
-            if (code == ErrorCode.READ_FAILED.ordinal()) {
-                throw new IOException(error.getString(16 + 256));
-            }
-            check(code, error);
-            ArrowReader reader = Data.importArrayStream(allocator, stream);
-            stream.close();
-            stream = null;
-            return reader;
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw rethrow(t);
-        } finally {
-            if (schema != null) {
-                schema.release();
-                schema.close();
-            }
-            if (stream != null) {
-                stream.close();
-            }
-        }
+        return importRead(allocator, options, (limits, schema, flags, stream, error, arena) ->
+                (int) FfmBridge.NDJSON_FILE_TO_ARROW.invokeExact(limits, arena.allocateFrom(file.toString()), schema,
+                        options.blockSize(), options.threads(), flags, stream, error));
     }
 
     /** The schema {@link #read} would infer from these bytes. */
@@ -225,12 +191,31 @@ public final class ArrowNdjson {
             check(code, error);
             return Data.importSchema(allocator, out, null);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw NativeParser.rethrow(t);
         }
     }
 
     private static ArrowReader read(BufferAllocator allocator, MemorySegment data, long length, long capacity,
                                     ReadOptions options) {
+        try {
+            // The data as a segment: the linker holds its arena (a shared one too) for the call.
+            return importRead(allocator, options, (limits, schema, flags, stream, error, arena) ->
+                    (int) FfmBridge.NDJSON_TO_ARROW.invokeExact(limits, data, length, capacity, schema,
+                            options.blockSize(), options.threads(), flags, stream, error));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // (bytes in memory are never a failed read)
+        }
+    }
+
+    /** A native read: (limits parser, schema address or 0, flags, stream address, error, arena) -> code. */
+    private interface NativeRead {
+        int call(MemorySegment limits, long schema, int flags, long stream, MemorySegment error, Arena arena)
+                throws Throwable;
+    }
+
+    /** Runs a native read into a new stream and imports it: the one crossing of every read. */
+    private static ArrowReader importRead(BufferAllocator allocator, ReadOptions options, NativeRead read)
+            throws IOException {
         Objects.requireNonNull(allocator, "allocator");
         Objects.requireNonNull(options, "options");
         ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
@@ -244,17 +229,19 @@ public final class ArrowNdjson {
             }
             int flags = (options.errorOnUnknownFields() ? 1 : 0) | (options.validateSkipped() ? 0 : 2);
             MemorySegment error = arena.allocate(FfmBridge.ARROW_ERROR);
-            // The data as a segment: the linker holds its arena (a shared one too) for the call.
-            int code = (int) FfmBridge.NDJSON_TO_ARROW.invokeExact(limits.nativeSegment(), data, length,
-                    capacity, schemaAddress, options.blockSize(), options.threads(), flags, stream.memoryAddress(),
-                    error);
+            int code = read.call(limits.nativeSegment(), schemaAddress, flags, stream.memoryAddress(), error, arena);
+            if (code == ErrorCode.READ_FAILED.ordinal()) {
+                throw new IOException(error.getString(16 + 256));
+            }
             check(code, error);
             ArrowReader reader = Data.importArrayStream(allocator, stream);
             stream.close(); // (the struct only: its contents moved into the reader)
             stream = null;
             return reader;
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw NativeParser.rethrow(t);
         } finally {
             if (schema != null) {
                 schema.release();
@@ -389,13 +376,13 @@ public final class ArrowNdjson {
                 if (d.failure instanceof IOException io) {
                     throw io;
                 }
-                throw rethrow(d.failure);
+                throw NativeParser.rethrow(d.failure);
             }
             check(code, error);
         } catch (IOException | RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw NativeParser.rethrow(t);
         } finally {
             DESTINATION.set(previous);
         }
@@ -415,15 +402,5 @@ public final class ArrowNdjson {
             default -> throw new JsonException(c, error.get(JAVA_LONG, 0), error.get(JAVA_LONG, 8),
                     error.getString(16), message);
         }
-    }
-
-    private static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            return r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        return new IllegalStateException(t);
     }
 }

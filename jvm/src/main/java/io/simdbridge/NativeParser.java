@@ -696,7 +696,8 @@ public final class NativeParser implements AutoCloseable {
         }
     }
 
-    private static RuntimeException rethrow(Throwable t) {
+    /** A Throwable from a MethodHandle call as an unchecked exception (an Error thrown as is). */
+    static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) {
             return r;
         }
