@@ -174,7 +174,7 @@ private:
     size_t bound = 3; // '{', '}', '\n'
     size_t strings = 0;
     for (const view &c : batch.children) {
-      bound += 32 + most_bytes(c.type->type) + 10;
+      bound += std::max<size_t>(32, c.key.size()) + most_bytes(c.type->type) + 10; // the key, copied 32 bytes at once
       if (c.type->type == kind::utf8 || c.type->type == kind::large_utf8) {
         int64_t first, ignored, last;
         c.extent(base + from, first, ignored);
@@ -188,14 +188,7 @@ private:
       *at++ = '{';
       bool first = true;
       for (const view &c : batch.children) {
-        // ",\"key\":" (the comma dropped for the first), copied 32 bytes at once where it fits.
-        const size_t skip = first ? 1 : 0, n = c.key.size() - skip;
-        if (n <= 32) {
-          std::memcpy(at, c.key_head + skip, 32);
-        } else {
-          std::memcpy(at, c.key.data() + skip, n);
-        }
-        at += n;
+        at += key(c, first, at);
         first = false;
         at += scalar(c, i, at);
       }
@@ -205,19 +198,23 @@ private:
     out_.commit(size_t(at - start));
   }
 
+  /**
+   * ",\"key\":" at `at` (the comma dropped for an object's first member), which has room for
+   * 32 bytes and for the key; returns its length. A short key is copied 32 bytes at once.
+   */
+  static size_t key(const view &c, bool first, char *at) noexcept {
+    const size_t skip = first ? 1 : 0, n = c.key.size() - skip;
+    std::memcpy(at, n <= 32 ? c.key_head + skip : c.key.data() + skip, n <= 32 ? 32 : n);
+    return n;
+  }
+
   /** The struct's members at child index i (the struct's offset already added). */
   void object(const view &s, int64_t i) {
     out_.push<uint8_t>('{');
     bool first = true;
     for (const view &c : s.children) {
       if (!write_nulls_ && !c.valid(i)) { continue; }
-      const size_t skip = first ? 1 : 0, n = c.key.size() - skip;
-      if (n <= 32) {
-        std::memcpy(out_.room(32), c.key_head + skip, 32);
-        out_.commit(n);
-      } else {
-        put(c.key.data() + skip, n);
-      }
+      out_.commit(key(c, first, reinterpret_cast<char *>(out_.room(std::max<size_t>(32, c.key.size())))));
       first = false;
       value(c, i);
     }

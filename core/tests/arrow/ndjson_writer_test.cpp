@@ -37,6 +37,21 @@ TEST(ArrowWriter, ValuesAsDumpbWritesThem) {
   EXPECT_EQ(round_trip("{\"a\": 1, \"b\": null}\n{\"b\": {\"c\": null}}\n", no_nulls), "{\"a\":1}\n{\"b\":{}}\n");
 }
 
+TEST(ArrowWriter, KeysLongerThanTheirCopyAreWrittenWhole) {
+  // Flat rows reserve room per field for its key: keys past 32 bytes (here 300 and, escaped, 400).
+  const std::string long_name(300, 'k'), quoted_name(100, '"');
+  std::string escaped;
+  for (size_t i = 0; i < quoted_name.size(); i++) { escaped += "\\\""; }
+  std::string in, expected;
+  for (int row = 0; row < 3000; row++) {
+    const std::string r = "{\"" + long_name + "\":" + std::to_string(row) + ",\"" + escaped + "\":" +
+                          (row % 2 ? "true" : "false") + "}\n";
+    in += r;
+    expected += r;
+  }
+  EXPECT_EQ(round_trip(in), expected);
+}
+
 TEST(ArrowWriter, TheSameBytesForEveryThreadCountAndReadBackTheSame) {
   std::string in;
   for (int i = 0; i < 5000; i++) {
