@@ -74,12 +74,13 @@ arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_rea
                             ArrowArrayStream *out) noexcept;
 
 /**
- * ndjson_to_arrow over an open file (`fd`, read from its start with pread, not closed): the file
+ * ndjson_to_arrow over an open file (`fd`, not closed; a regular file read from its start with
+ * pread, anything else, such as a pipe, from where it is to its end): the file
  * is read block by block into a buffer each thread reuses (never mapped or held whole: the
  * input costs a block a thread), the same batches as over its bytes. Without a schema, the
  * schema inferred from the first block is checked record by record as the file is read; where
  * a record does not fit, or for what is not a regular file, the file is memory-mapped (or
- * read) and read as bytes, inferred whole. A failed read is error_code::read_failed.
+ * read whole) and read as bytes, inferred whole. A failed read is error_code::read_failed.
  */
 arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_read_options &options,
                                  ArrowArrayStream *out) noexcept;

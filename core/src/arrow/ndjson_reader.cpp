@@ -796,6 +796,34 @@ private:
   std::vector<uint8_t> carry_; // bytes read past the last block
 };
 
+/** A failed read of a file (`failed` its errno) at byte `at`. */
+arrow_error read_failure(int failed, uint64_t at) {
+  arrow_error e;
+  e.code = error_code::read_failed;
+  e.offset = at;
+  e.detail = std::string("the file could not be read: ") + std::strerror(failed);
+  e.message = e.detail + " at byte " + std::to_string(at);
+  return e;
+}
+
+/**
+ * The whole of a file into `out`: a regular file from its start (pread), anything else (a pipe,
+ * a terminal) from where it is to its end (read). Returns 0, or the errno of a failed read.
+ */
+int read_all(int fd, bool from_start, std::vector<uint8_t> &out) {
+  out.clear();
+  for (;;) {
+    const size_t have = out.size();
+    out.resize(std::max<size_t>(have * 2, size_t(1) << 16));
+    const ssize_t got = from_start ? ::pread(fd, out.data() + have, out.size() - have, off_t(have))
+                                   : ::read(fd, out.data() + have, out.size() - have);
+    out.resize(have + size_t(std::max<ssize_t>(got, 0)));
+    if (got < 0 && errno == EINTR) { continue; }
+    if (got < 0) { return errno; }
+    if (got == 0) { return 0; }
+  }
+}
+
 /**
  * A file read with a schema, block by block, on the threads asked for; each thread reuses its
  * buffer. With `sampled` (a schema inferred from the first block), a block that does not fit
@@ -855,14 +883,7 @@ arrow_error read_file(int fd, uint64_t size, const field &schema, const arrow_re
   for (std::thread &t : pool) { t.join(); }
   if (misfit) { return {}; }
   if (arrow_error e = reader::first_error_of(blocks); !e.ok()) { return e; }
-  if (failed != 0) {
-    arrow_error e;
-    e.code = failed == ENOMEM ? error_code::out_of_memory : error_code::read_failed;
-    e.offset = failed_at;
-    e.detail = std::string("the file could not be read: ") + std::strerror(failed);
-    e.message = e.detail + " at byte " + std::to_string(failed_at);
-    return e;
-  }
+  if (failed != 0) { return failed == ENOMEM ? out_of_memory() : read_failure(failed, failed_at); }
   s->batches = std::move(batches);
   return {};
 }
@@ -984,20 +1005,14 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
     std::vector<uint8_t> copy;
     void *mapped = MAP_FAILED;
     if (S_ISREG(st.st_mode) && size > 0) { mapped = ::mmap(nullptr, size_t(size), PROT_READ, MAP_PRIVATE, fd, 0); }
-    if (mapped == MAP_FAILED && size > 0) {
+    if (mapped == MAP_FAILED) {
+      int failed = 0;
       try {
-        copy.resize(size_t(size));
+        failed = read_all(fd, S_ISREG(st.st_mode), copy);
       } catch (const std::bad_alloc &) {
         return out_of_memory();
       }
-      size_t have = 0;
-      while (have < copy.size()) {
-        const ssize_t got = ::pread(fd, copy.data() + have, copy.size() - have, off_t(have));
-        if (got < 0 && errno == EINTR) { continue; }
-        if (got <= 0) { break; }
-        have += size_t(got);
-      }
-      copy.resize(have);
+      if (failed != 0) { return read_failure(failed, copy.size()); }
     }
     const uint8_t *bytes = mapped != MAP_FAILED ? static_cast<const uint8_t *>(mapped) : copy.data();
     const size_t length = mapped != MAP_FAILED ? size_t(size) : copy.size();

@@ -402,6 +402,23 @@ TEST(ArrowFileReader, TheSameBatchesRowsAndErrorsAsOverTheBytes) {
     EXPECT_EQ(file.batches, bytes.batches) << block;
     EXPECT_EQ(file.rows, bytes.rows) << block;
   }
+  // A pipe: no size, no pread; read to its end, with a schema and inferred.
+  for (const field *schema : {static_cast<const field *>(&rich), static_cast<const field *>(nullptr)}) {
+    int ends[2];
+    ASSERT_EQ(pipe(ends), 0);
+    ASSERT_EQ(write(ends[1], short_lines.data(), short_lines.size()), ssize_t(short_lines.size()));
+    close(ends[1]);
+    ArrowSchema given{};
+    if (schema != nullptr) { arrow::export_schema(*schema, &given); }
+    ArrowArrayStream piped{};
+    read_result r;
+    r.error = ndjson_file_to_arrow(ends[0], schema ? &given : nullptr, arrow_read_options{}, &piped);
+    if (given.release) { given.release(&given); }
+    close(ends[0]);
+    r = drain(r, piped);
+    EXPECT_EQ(r.rows, read(short_lines, schema).rows);
+    EXPECT_EQ(r.rows.size(), 40u);
+  }
   arrow_read_options o;
   ArrowArrayStream stream{};
   const arrow_error bad = ndjson_file_to_arrow(-1, nullptr, o, &stream);
