@@ -53,6 +53,13 @@ int32_t to_c(const simdbridge::arrow_error &e, simdbridge_arrow_error *out) {
 simdbridge::arrow_read_options read_options(const simdbridge_parser *limits, uint64_t block_size, uint32_t threads,
                                             uint32_t flags);
 
+simdbridge::arrow_write_options write_options(uint32_t write_nulls, uint32_t threads) {
+  simdbridge::arrow_write_options options;
+  options.write_nulls = write_nulls != 0;
+  options.threads = threads;
+  return options;
+}
+
 simdbridge::ndjson_sink c_sink(simdbridge_ndjson_sink sink, void *context) {
   return [sink, context](const char *data, size_t size) {
     return sink(context, reinterpret_cast<const uint8_t *>(data), size) != 0;
@@ -141,10 +148,7 @@ int32_t simdbridge_arrow_to_ndjson(struct ArrowArrayStream *stream, uint32_t wri
                                    simdbridge_ndjson_sink sink, void *context, simdbridge_arrow_error *error) {
   entering();
   if (sink == nullptr) { return SIMDBRIDGE_INVALID_ARGUMENT; }
-  simdbridge::arrow_write_options options;
-  options.write_nulls = write_nulls != 0;
-  options.threads = threads;
-  return to_c(simdbridge::arrow_to_ndjson(stream, options, c_sink(sink, context)), error);
+  return to_c(simdbridge::arrow_to_ndjson(stream, write_options(write_nulls, threads), c_sink(sink, context)), error);
 }
 
 int32_t simdbridge_arrow_batch_to_ndjson(const struct ArrowSchema *schema, const struct ArrowArray *batch,
@@ -152,10 +156,8 @@ int32_t simdbridge_arrow_batch_to_ndjson(const struct ArrowSchema *schema, const
                                          void *context, simdbridge_arrow_error *error) {
   entering();
   if (sink == nullptr || schema == nullptr || batch == nullptr) { return SIMDBRIDGE_INVALID_ARGUMENT; }
-  simdbridge::arrow_write_options options;
-  options.write_nulls = write_nulls != 0;
-  options.threads = threads;
-  return to_c(simdbridge::arrow_batch_to_ndjson(*schema, *batch, options, c_sink(sink, context)), error);
+  return to_c(simdbridge::arrow_batch_to_ndjson(*schema, *batch, write_options(write_nulls, threads), c_sink(sink, context)),
+              error);
 }
 
 int32_t simdbridge_parser_set_limits(simdbridge_parser *parser, uint32_t max_depth, uint32_t max_number_length,

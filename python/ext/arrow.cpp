@@ -270,10 +270,10 @@ struct released_gil {
  * Writes `data` (anything with __arrow_c_stream__ or __arrow_c_array__) as NDJSON into `sink`,
  * the GIL released; false with an exception set (the sink's own, where it refused).
  */
-bool write_arrow(const char *function, PyObject *data, PyObject *kwargs_write_nulls, PyObject *threads_arg,
+bool write_arrow(const char *function, PyObject *data, bool write_nulls, PyObject *threads_arg,
                  const ndjson_sink &sink, released_gil &gil) {
   arrow_write_options options;
-  options.write_nulls = kwargs_write_nulls == nullptr || PyObject_IsTrue(kwargs_write_nulls);
+  options.write_nulls = write_nulls;
   if (!thread_count(threads_arg, options.threads)) { return false; }
   arrow_error e;
   if (PyObject_HasAttrString(data, "__arrow_c_stream__")) {
@@ -315,7 +315,7 @@ bool write_arrow(const char *function, PyObject *data, PyObject *kwargs_write_nu
 }
 
 bool parse_write_arguments(PyObject *args, PyObject *kwargs, bool with_file, PyObject *&data, PyObject *&file,
-                           PyObject *&write_nulls, PyObject *&threads) {
+                           bool &write_nulls, PyObject *&threads) {
   static const char *bytes_keywords[] = {"data", "write_nulls", "threads", nullptr};
   static const char *file_keywords[] = {"data", "fp", "write_nulls", "threads", nullptr};
   int nulls = 1;
@@ -324,7 +324,7 @@ bool parse_write_arguments(PyObject *args, PyObject *kwargs, bool with_file, PyO
                                               &nulls, &threads)
                 : PyArg_ParseTupleAndKeywords(args, kwargs, "O|$pO", const_cast<char **>(bytes_keywords), &data,
                                               &nulls, &threads);
-  write_nulls = nulls ? Py_True : Py_False;
+  write_nulls = nulls != 0;
   return parsed;
 }
 
@@ -335,7 +335,8 @@ bool parse_write_arguments(PyObject *args, PyObject *kwargs, bool with_file, PyO
  * straight into the bytes object (grown in place), the one copy of the output.
  */
 PyObject *dumpb_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
-  PyObject *data, *file = nullptr, *write_nulls, *threads = Py_None;
+  PyObject *data, *file = nullptr, *threads = Py_None;
+  bool write_nulls = true;
   if (!parse_write_arguments(args, kwargs, false, data, file, write_nulls, threads)) { return nullptr; }
   released_gil gil;
   PyObject *bytes = nullptr;
@@ -372,7 +373,8 @@ PyObject *dumpb_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
  * released) or a binary file object (its write() called with each piece).
  */
 PyObject *dump_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
-  PyObject *data, *file = nullptr, *write_nulls, *threads = Py_None;
+  PyObject *data, *file = nullptr, *threads = Py_None;
+  bool write_nulls = true;
   if (!parse_write_arguments(args, kwargs, true, data, file, write_nulls, threads)) { return nullptr; }
   released_gil gil;
   if (PyUnicode_Check(file) || PyBytes_Check(file) || PyObject_HasAttrString(file, "__fspath__")) {

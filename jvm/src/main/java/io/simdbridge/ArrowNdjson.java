@@ -132,8 +132,7 @@ public final class ArrowNdjson {
     public static ArrowReader read(BufferAllocator allocator, byte[] ndjson, ReadOptions options) {
         Objects.requireNonNull(ndjson, "ndjson");
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment copy = arena.allocate(ndjson.length + 64L, 64);
-            MemorySegment.copy(ndjson, 0, copy, JAVA_BYTE, 0, ndjson.length);
+            MemorySegment copy = padded(arena, ndjson);
             return read(allocator, copy, ndjson.length, copy.byteSize(), options);
         }
     }
@@ -176,14 +175,20 @@ public final class ArrowNdjson {
                         options.blockSize(), options.threads(), flags, stream, error));
     }
 
+    /** The bytes in native memory with the core's padding after them (read in place). */
+    private static MemorySegment padded(Arena arena, byte[] bytes) {
+        MemorySegment copy = arena.allocate(bytes.length + 64L, 64);
+        MemorySegment.copy(bytes, 0, copy, JAVA_BYTE, 0, bytes.length);
+        return copy;
+    }
+
     /** The schema {@link #read} would infer from these bytes. */
     public static Schema inferSchema(BufferAllocator allocator, byte[] ndjson, ReadOptions options) {
         Objects.requireNonNull(allocator, "allocator");
         try (Arena arena = Arena.ofConfined();
              NativeParser limits = new NativeParser(options.limits());
              ArrowSchema out = ArrowSchema.allocateNew(allocator)) {
-            MemorySegment copy = arena.allocate(ndjson.length + 64L, 64);
-            MemorySegment.copy(ndjson, 0, copy, JAVA_BYTE, 0, ndjson.length);
+            MemorySegment copy = padded(arena, ndjson);
             MemorySegment error = arena.allocate(FfmBridge.ARROW_ERROR);
             int code = (int) FfmBridge.ARROW_INFER_SCHEMA.invokeExact(limits.nativeSegment(), copy,
                     (long) ndjson.length, copy.byteSize(), options.blockSize(), options.threads(), out.memoryAddress(),
