@@ -81,7 +81,7 @@ class HostileShapesTest {
             timeOf(one); // warm up
             timeOf(two);
             double t1 = Double.MAX_VALUE, t2 = Double.MAX_VALUE;
-            for (int round = 0; round < 5; round++) { // taking turns: both see the machine alike
+            for (int round = 0; round < 15; round++) { // taking turns: both see the machine alike
                 t1 = Math.min(t1, timeOf(one));
                 t2 = Math.min(t2, timeOf(two));
             }
