@@ -1,17 +1,22 @@
 # SPDX-License-Identifier: Apache-2.0
 """The data-binding suite (issue: Java data binding): simdbridge's Json against Jackson (plain
-and Blackbird), fastjson2 (default and with features), dsl-json, avaje-jsonb, genson and
-simdjson-java on the Users model, and against Jackson on the six scenarios; and the smallest heap
-each library needs for the 1000 KB payload.
+and Blackbird), fastjson2 (default, java-json-benchmark's configuration "fastjson2-features", and
+FieldBased), dsl-json (compiled and reflection), avaje-jsonb and genson on the Users model as
+beans (private fields, accessors), simdjson-java beside them on public fields; against Jackson
+on the six scenarios; and the smallest heap each library needs for the 1000 KB payload.
 
-First the gate (DatabindGate): every library must read equal objects from every payload and
-write what reads back equal, or nothing is measured. Then JMH (one library per fork): Users read
-and write at 1, 10, 100 and 1000 KB on 1 thread, and at 1 and 100 KB on 2 threads (every size
-with FULL=1); the six scenarios in microseconds per operation; Users read 1 KB with a virtual
-thread per read. Then the targets side by side (PairedRatio, a JVM per comparison: simdbridge and
-its peers taking turns in short slices, the median of the per-round ratios with a 95% interval): the
-verdicts come from these, since a machine whose speed drifts moves whole JMH forks. Then the heap
-probes, two at a time (they measure no time).
+Two payloads: this project's Users (three users a KB, long paragraphs) and the same JSON keys
+shaped as java-json-benchmark generates its data ("jjb": short random strings, up to 49 small
+Friend objects per user, full-precision coordinates), where the peers' own harness is measured.
+
+First the gate (DatabindGate): every library must read equal objects from every payload in both
+models and write what reads back equal, or nothing is measured. Then JMH (one library per fork):
+reads (with -prof gc) and writes to a stream at 1 and 100 KB on 1 thread (FULL=1: every size,
+writes to a byte array, 2 threads); the six scenarios; Users read 1 KB with a virtual thread per
+read. Then the targets side by side (PairedRatio, a JVM per comparison: simdbridge and its peers
+taking turns in short slices, the median of the per-round ratios with a 95% interval), on 1 and
+2 threads, with the native parse timed alone beside each 1-thread read for the time per stage.
+Then the heap probes, two at a time (they measure no time).
 
 Writes results/databind.json, databind.md, databind.png, databind_equivalence.json and the raw
 JMH JSON in results/jmh/databind-*.json.
@@ -24,10 +29,14 @@ import subprocess
 import jvm_suite
 import report
 
-READERS = ["simdbridge", "jackson", "jackson-blackbird", "fastjson2", "fastjson2-features", "dsl-json", "avaje-jsonb",
-           "genson", "simdjson-java"]
-WRITERS = [r for r in READERS if r != "simdjson-java"]
+# The bean model's libraries (simdjson-java reads records only: it is in the public-field run).
+READERS = ["simdbridge", "jackson", "jackson-blackbird", "fastjson2", "fastjson2-features", "fastjson2-fieldbased",
+           "dsl-json", "dsl-json-reflection", "avaje-jsonb", "genson"]
+WRITERS = READERS
+FIELD_READERS = ["simdbridge", "fastjson2", "fastjson2-features", "simdjson-java"]
 SIZES = [1, 10, 100, 1000]
+QUICK_SIZES = [1, 100]
+PAYLOADS = ["users", "jjb"]
 # Quick: about as long per benchmark as 2 x 500 ms warmup and 3 x 500 ms measured, which gave 99.9%
 # intervals wider than the scores (Student's t for 2 degrees of freedom is 31.6; 8.6 for 4), so five
 # shorter measured iterations, and a third warmup iteration. The targets are judged side by side
@@ -37,18 +46,31 @@ FULL = ["-f", "3", "-wi", "5", "-w", "1s", "-i", "10", "-r", "1s"]
 # Side by side (PairedRatio): slice in ms, warmup rounds, measured rounds; Users, then the scenarios.
 # Each library warms up for 600 to 800 ms in the quick run (JMH's quick forks: 900 ms): with 200 ms,
 # Jackson's dates read was still being compiled for half the rounds (21.8x, 95%: 7.7 to 31.7).
-PAIRED_QUICK = {"users": ["100", "8", "20"], "scenario": ["50", "12", "16"]}
+PAIRED_QUICK = {"users": ["100", "8", "16"], "scenario": ["50", "12", "16"]}
 PAIRED_FULL = {"users": ["200", "10", "60"], "scenario": ["100", "10", "40"]}
 SCENARIOS = ["simple", "nested", "dates", "list-of-100", "map-of-mixed", "escaped-string"]
 HEAPS_MB = [8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048]
-TARGETS = [  # (operation, kb, threads, peer, ratio at least)
-    ("read", 1, 1, "fastjson2-features", 1.2),
-    ("read", 100, 1, "fastjson2-features", 1.2),
-    ("write", 1, 1, "fastjson2", 1.0),
-    ("write", 100, 1, "fastjson2", 1.0),
-    ("write", 1, 1, "fastjson2-features", 1.0),
-    ("write", 100, 1, "fastjson2-features", 1.0),
-]
+PEERS = ["fastjson2", "fastjson2-features"]
+# The payloads of the targets, as PairedRatio names them: this project's Users at 1 and 100 KB, and
+# the same sizes shaped as java-json-benchmark generates them (short random strings, up to 49
+# small Friend objects per user, full-precision coordinates).
+TARGET_PAYLOADS = ["1", "100", "jjb1", "jjb100"]
+# (operation, threads): reads on 1 and 2 threads, writes to a byte array on 1, writes to an
+# OutputStream (java-json-benchmark's way) on 1 and 2.
+TARGET_OPS = [("read", 1), ("read", 2), ("write", 1), ("write-stream", 1), ("write-stream", 2)]
+# The first stage of a read alone (PairedRatio's simdbridge-tape): each read comparison on one
+# thread times it beside the whole read, for the time per stage.
+TAPE = "simdbridge-tape"
+
+
+def target_ratio(op, payload):
+    """The issue's targets on the bean model: reads 1.2x fastjson2 at 1 KB and 1.5x at 100 KB,
+    writes 1.2x at both."""
+    return 1.5 if op == "read" and payload.endswith("100") else 1.2
+
+
+def describe(payload):
+    return ("java-json-benchmark-shaped %s KB" % payload[3:]) if payload.startswith("jjb") else "Users %s KB" % payload
 
 
 def run(root, data, results, full):
@@ -58,22 +80,32 @@ def run(root, data, results, full):
     java = jvm_suite.java()
     options = jvm_suite.JVM_OPTIONS
 
-    report.progress("databind: the gate (every library's objects equal on every payload and scenario)")
+    report.progress("databind: the gate (every library's objects equal on every payload, model and scenario)")
     gate = subprocess.run([java, *options, "-cp", jar, "io.simdbridge.bench.databind.DatabindGate",
                            os.path.join(results, "databind_equivalence.json")])
     if gate.returncode:
         return gate.returncode
 
     settings = FULL if full else QUICK
+    sizes = SIZES if full else QUICK_SIZES
     runs = {}
-    two_thread_sizes = SIZES if full else [1, 100]
-    for op, libraries in (("read", READERS), ("write", WRITERS)):
-        for threads, sizes in ((1, SIZES), (2, two_thread_sizes)):
-            name = "databind-%s-%dt" % (op, threads)
-            runs[(op, threads)] = jvm_suite.run_jmh(
-                jar, "DatabindBenchmark.%s$" % op, os.path.join(jmh_dir, name + ".json"),
-                settings + ["-t", str(threads), "-p", "kb=" + ",".join(map(str, sizes)),
-                            "-p", "library=" + ",".join(libraries)], "Users %s, %d thread%s" % (op, threads, "s" * (threads > 1)))
+    # The bean model, both payloads: reads (with the allocation per read, -prof gc) and writes to
+    # a stream on 1 thread; with FULL=1 also writes to a byte array, 2 threads, every size.
+    plan = [("read", 1, ["-prof", "gc"]), ("writeStream", 1, [])]
+    if full:
+        plan += [("write", 1, []), ("read", 2, []), ("writeStream", 2, [])]
+    for op, threads, extra in plan:
+        name = "databind-beans-%s-%dt" % (op, threads)
+        runs[("beans", op, threads)] = jvm_suite.run_jmh(
+            jar, "DatabindBenchmark.%s$" % op, os.path.join(jmh_dir, name + ".json"),
+            settings + extra + ["-t", str(threads), "-p", "kb=" + ",".join(map(str, sizes)), "-p", "model=beans",
+                                "-p", "payload=" + ",".join(PAYLOADS), "-p", "library=" + ",".join(READERS)],
+            "Users (beans) %s, %d thread%s" % (op, threads, "s" * (threads > 1)))
+    # The public-field model beside it, with simdjson-java (records).
+    runs[("fields", "read", 1)] = jvm_suite.run_jmh(
+        jar, "DatabindBenchmark.read$", os.path.join(jmh_dir, "databind-fields-read-1t.json"),
+        settings + ["-t", "1", "-p", "kb=" + ",".join(map(str, sizes)), "-p", "model=fields", "-p", "payload=users",
+                    "-p", "library=" + ",".join(FIELD_READERS)], "Users (public fields) read, 1 thread")
     scenarios = jvm_suite.run_jmh(jar, "ScenarioBenchmark", os.path.join(jmh_dir, "databind-scenarios.json"), settings,
                                   "six scenarios")
     virtual = jvm_suite.run_jmh(jar, "VirtualThreadBenchmark", os.path.join(jmh_dir, "databind-virtual.json"), settings,
@@ -95,28 +127,31 @@ def run(root, data, results, full):
         f.write(markdown(out))
     chart(out, os.path.join(results, "databind.png"))
     for t in out["targets"]:
-        report.progress("databind: %s: %.2fx (95%%: %.2f to %.2f; JMH %.2fx ± %.2f) (target %.1fx) %s" % (
-            t["what"], t["ratio"], t["ci95"][0], t["ci95"][1], t["jmh"]["ratio"], t["jmh"]["ci999"], t["target"],
-            t["verdict"]))
+        report.progress("databind: %s: %.2fx (95%%: %.2f to %.2f) (target %.1fx) %s" % (
+            t["what"], t["ratio"], t["ci95"][0], t["ci95"][1], t["target"], t["verdict"]))
     return 0
 
 
 def side_by_side(java, jar, jmh_dir, settings):
     """Every target's comparison through PairedRatio, each in a JVM of its own (as JMH forks: run
     in one JVM after the other scenarios, Jackson's escaped-string write measured 4.1x slower than
-    ours against JMH's 1.5x, its shared code profiled by all of them): {(what, op, subject, peer):
-    its summary}."""
-    users = {}
-    for op, kb, threads, peer, _ in TARGETS:
-        users.setdefault((op, kb), []).append(peer)
-    specs = [("users", "users:%s:%d:%s" % (op, kb, ",".join(peers))) for (op, kb), peers in users.items()]
-    specs += [("scenario", "scenario:%s:%s:jackson" % (op, s)) for s in SCENARIOS for op in ("read", "write")]
+    ours against JMH's 1.5x, its shared code profiled by all of them): {(what, op, subject,
+    threads): the comparison as PairedRatio wrote it}."""
+    specs = []
+    for payload in TARGET_PAYLOADS:
+        for op, threads in TARGET_OPS:
+            peers = PEERS + ([TAPE] if (op, threads) == ("read", 1) else [])
+            specs.append((("beans", op, payload, threads),
+                          "beans:%s:%s:%s:%dt" % (op, payload, ",".join(peers), threads), "users"))
+    for s in SCENARIOS:
+        for op in ("read", "write"):
+            specs.append((("scenario", op, s, 1), "scenario:%s:%s:jackson" % (op, s), "scenario"))
     report.progress("databind: side by side, %d comparisons (Users: %s rounds of %s ms slices; scenarios: %s of %s ms)"
                     % (len(specs), settings["users"][2], settings["users"][0], settings["scenario"][2],
                        settings["scenario"][0]))
     out = {}
-    for what, spec in specs:
-        path = os.path.join(jmh_dir, "databind-paired-%s.json" % "-".join(spec.split(":")[:3]))
+    for key, spec, what in specs:
+        path = os.path.join(jmh_dir, "databind-paired-%s.json" % "-".join(str(k) for k in key))
         slice_ms, warmup, rounds = settings[what]
         proc = subprocess.Popen([java, *jvm_suite.JVM_OPTIONS, "-cp", jar, "io.simdbridge.bench.databind.PairedRatio",
                                  path, slice_ms, warmup, rounds, spec], stdout=subprocess.PIPE,
@@ -128,10 +163,8 @@ def side_by_side(java, jar, jmh_dir, settings):
             raise SystemExit("PairedRatio %s failed" % spec)
         with open(path) as f:
             doc = json.load(f)
-        for c in doc["comparisons"]:
-            for peer, summary in c["peers"].items():
-                out[(c["what"], c["op"], c["subject"], peer)] = dict(summary, rounds=doc["rounds"],
-                                                                     slice_ms=doc["slice_ms"])
+        (c,) = doc["comparisons"]
+        out[key] = dict(c, rounds=doc["rounds"], slice_ms=doc["slice_ms"])
     return out
 
 
@@ -154,110 +187,144 @@ def smallest_heap(java, jar, library):
     return "%dm" % HEAPS_MB[lo]
 
 
-def entries(results):
-    """{(library, kb or scenario): (score, error)}."""
+def users_entries(results):
+    """{(model, payload, kb, library): {ops_per_s, ci999[, alloc_bytes_per_op, alloc_ci999]}}."""
     out = {}
     for r in results:
-        params = r.get("params", {})
-        key = (params.get("library"), int(params["kb"]) if "kb" in params else params.get("scenario"),
-               r["benchmark"].rsplit(".", 1)[-1])
+        p = r["params"]
         m = r["primaryMetric"]
-        out[key] = (m["score"], m["scoreError"] if m["scoreError"] == m["scoreError"] else float("nan"), m["scoreUnit"])
+        e = {"ops_per_s": m["score"], "ci999": m["scoreError"] if m["scoreError"] == m["scoreError"] else float("nan")}
+        gc = r.get("secondaryMetrics", {}).get("gc.alloc.rate.norm")
+        if gc:
+            e["alloc_bytes_per_op"] = gc["score"]
+            e["alloc_ci999"] = gc["scoreError"] if gc["scoreError"] == gc["scoreError"] else float("nan")
+        out[(p["model"], p["payload"], int(p["kb"]), p["library"])] = e
     return out
 
 
-def ratio(a, b, higher_is_better=True):
-    """a over b (or b over a for times), with the 99.9% half-widths combined in relative terms."""
-    (sa, ea, _), (sb, eb, _) = a, b
-    return report.quotient(sa, ea, sb, eb) if higher_is_better else report.quotient(sb, eb, sa, ea)
+def scenario_entries(results):
+    """{(scenario, op, library): (us/op, error)}."""
+    out = {}
+    for r in results:
+        p = r["params"]
+        m = r["primaryMetric"]
+        out[(p["scenario"], r["benchmark"].rsplit(".", 1)[-1], p["library"])] = (
+            m["score"], m["scoreError"] if m["scoreError"] == m["scoreError"] else float("nan"))
+    return out
 
 
 def summarize(runs, scenarios, virtual, paired, heaps, settings):
+    # users[model/payload][op][threads][kb][library]
     users = {}
-    for (op, threads), results in runs.items():
-        e = entries(results)
-        for (library, kb, _), (score, error, unit) in e.items():
-            users.setdefault(op, {}).setdefault("%dt" % threads, {}).setdefault(str(kb), {})[library] = {
-                "ops_per_s": score, "ci999": error}
-    ratios = {}
-    for op, by_threads in users.items():
-        for threads, by_kb in by_threads.items():
-            for kb, libs in by_kb.items():
-                ours = libs["simdbridge"]
-                for lib, v in libs.items():
-                    if lib == "simdbridge":
-                        continue
-                    r, ci = ratio((ours["ops_per_s"], ours["ci999"], ""), (v["ops_per_s"], v["ci999"], ""))
-                    ratios.setdefault(op, {}).setdefault(threads, {}).setdefault(kb, {})[lib] = {"ratio": r, "ci999": ci}
+    for (model, op, threads), results in runs.items():
+        for (m, payload, kb, library), e in users_entries(results).items():
+            users.setdefault("%s/%s" % (m, payload), {}).setdefault(op, {}).setdefault("%dt" % threads, {}).setdefault(
+                str(kb), {})[library] = e
+    targets = []
+    stages = {}
+    for payload in TARGET_PAYLOADS:
+        for op, threads in TARGET_OPS:
+            c = paired[("beans", op, payload, threads)]
+            for peer in PEERS:
+                targets.append(target_entry("%s %s, %d thread%s: simdbridge / %s" % (
+                    describe(payload), op, threads, "s" * (threads > 1), peer), c["peers"][peer], c,
+                    target_ratio(op, payload)))
+            if TAPE in c["ops_per_s"]:
+                ops = c["ops_per_s"]
+                tape, whole = 1e9 / ops[TAPE], 1e9 / ops["simdbridge"]
+                stages[describe(payload)] = {
+                    "native_parse_ns": tape, "binding_ns": whole - tape, "simdbridge_read_ns": whole,
+                    **{"%s_read_ns" % peer: 1e9 / ops[peer] for peer in PEERS}}
+    # Allocation per read (bean model, 1 thread, JMH -prof gc): the peer's bytes over ours, at least 1.
+    reads = users_entries(runs[("beans", "read", 1)])
+    for (model, payload, kb, library), e in sorted(reads.items()):
+        if library not in PEERS or "alloc_bytes_per_op" not in e:
+            continue
+        ours = reads[(model, payload, kb, "simdbridge")]
+        r, ci = report.quotient(e["alloc_bytes_per_op"], e["alloc_ci999"], ours["alloc_bytes_per_op"], ours["alloc_ci999"])
+        targets.append({"what": "%s read, allocation: %s's bytes per read / simdbridge's (%.0f / %.0f B)" % (
+            describe(("jjb" if payload == "jjb" else "") + str(kb)), library, e["alloc_bytes_per_op"],
+            ours["alloc_bytes_per_op"]), "ratio": r, "ci95": [r - ci, r + ci], "target": 1.0,
+            "jmh": {"ratio": r, "ci999": ci}, **report.judge(r, ci, 1.0)})
     six = {}
-    e = entries(scenarios)
-    for (library, scenario, op), (score, error, unit) in e.items():
-        six.setdefault(scenario, {}).setdefault(op, {})[library] = {"us_per_op": score, "ci999": error}
+    e = scenario_entries(scenarios)
+    for (scenario, op, library), v in e.items():
+        six.setdefault(scenario, {}).setdefault(op, {})[library] = {"us_per_op": v[0], "ci999": v[1]}
     for scenario, ops in six.items():
         for op, libs in ops.items():
-            r, ci = ratio((libs["simdbridge"]["us_per_op"], libs["simdbridge"]["ci999"], ""),
-                          (libs["jackson"]["us_per_op"], libs["jackson"]["ci999"], ""), higher_is_better=False)
+            r, ci = report.quotient(libs["jackson"]["us_per_op"], libs["jackson"]["ci999"],
+                                    libs["simdbridge"]["us_per_op"], libs["simdbridge"]["ci999"])
             libs["speedup_over_jackson"] = {"ratio": r, "ci999": ci}
-    targets = []
-    for op, kb, threads, peer, target in TARGETS:
-        r = ratios[op]["%dt" % threads][str(kb)][peer]
-        targets.append(target_entry("Users %s %d KB, %d thread: simdbridge / %s" % (op, kb, threads, peer),
-                                    r, paired[("users", op, "%d KB" % kb, peer)], target))
     for scenario, ops in six.items():
         for op in ("read", "write"):
+            c = paired[("scenario", op, scenario, 1)]
             targets.append(target_entry("scenario %s %s: Jackson's time / simdbridge's" % (scenario, op),
-                                        ops[op]["speedup_over_jackson"], paired[("scenario", op, scenario, "jackson")],
-                                        1.0, strictly=True))
+                                        c["peers"]["jackson"], c, 1.0, strictly=True))
     per_thread = {}
-    e = entries(virtual)
-    for (library, kb, _), (score, error, unit) in e.items():
-        per_thread[library] = {"reads_per_s": score, "ci999": error}
+    for r in virtual:
+        m = r["primaryMetric"]
+        per_thread[r["params"]["library"]] = {"reads_per_s": m["score"], "ci999": m["scoreError"]}
     for library, v in per_thread.items():
         if library != "simdbridge":
-            r, ci = ratio((per_thread["simdbridge"]["reads_per_s"], per_thread["simdbridge"]["ci999"], ""),
-                          (v["reads_per_s"], v["ci999"], ""))
+            r, ci = report.quotient(per_thread["simdbridge"]["reads_per_s"], per_thread["simdbridge"]["ci999"],
+                                    v["reads_per_s"], v["ci999"])
             v["simdbridge_over"] = {"ratio": r, "ci999": ci}
-    return {"settings": settings, "users": users, "ratios": ratios, "scenarios": six,
+    return {"settings": settings, "users": users, "stages_ns_per_document": stages, "scenarios": six,
             "virtual_thread_per_read_1kb": per_thread, "smallest_heap_1000kb": heaps,
             "targets": targets,
-            "method": "JMH throughput (ops/s) and average time (us/op), one library per fork, 99.9%% intervals; "
-                      "ratios per JMH score with the relative half-widths combined; targets judged side by side "
-                      "(PairedRatio: a JVM per comparison, turns of 50 to 200 ms, median of the per-round "
-                      "ratios, 95%% interval from order statistics); the default heap for every JMH run; smallest "
-                      "heap: the least -Xmx (of %s MB) at which 20 reads (and writes) of the 1000 KB payload "
-                      "succeed" % HEAPS_MB}
+            "method": "targets judged side by side (PairedRatio: a JVM per comparison, turns of 50 to 200 ms, "
+                      "median of the per-round ratios, 95%% interval from order statistics; 2 threads: each "
+                      "library's slice run by two threads at once), on the bean model (private fields, "
+                      "accessors); stages: the native parse into the binding tape timed alone beside the whole "
+                      "read, the binding being the difference; allocation: JMH -prof gc, bytes per read, 99.9%% "
+                      "intervals; tables: JMH throughput, one library per fork, 99.9%% intervals; the default heap "
+                      "for every run; smallest heap: the least -Xmx (of %s MB) at which 20 reads (and writes) of "
+                      "the 1000 KB payload succeed" % HEAPS_MB}
 
 
-def target_entry(what, jmh, side_by_side, target, strictly=False):
-    """A target: JMH's ratio (forks one after the other) and the side-by-side median, which judges."""
-    low, high = side_by_side["ci95"]
-    return {"what": what, "ratio": side_by_side["median"], "ci95": [low, high], "target": target,
-            "side_by_side": side_by_side, "jmh": {"ratio": jmh["ratio"], "ci999": jmh["ci999"]},
-            **report.judge_between(side_by_side["median"], low, high, target, strictly)}
+def target_entry(what, peer, comparison, target, strictly=False):
+    """A target from a side-by-side comparison: the median of the per-round ratios, which judges."""
+    low, high = peer["ci95"]
+    return {"what": what, "ratio": peer["median"], "ci95": [low, high], "target": target,
+            "side_by_side": dict(peer, rounds=comparison["rounds"], slice_ms=comparison["slice_ms"],
+                                 ops_per_s=comparison["ops_per_s"]),
+            **report.judge_between(peer["median"], low, high, target, strictly)}
 
 
 def markdown(out):
     lines = ["# Data binding: simdbridge's Json against the JVM's binders\n",
-             "Settings: `%s`. Scores are JMH's, with 99.9%% intervals.\n" % " ".join(out["settings"]),
+             "Settings: `%s`. Tables: JMH scores with 99.9%% intervals.\n" % " ".join(out["settings"]),
              "## Targets\n",
-             "Judged side by side: simdbridge and the peer in one JVM, taking turns in short slices, the "
-             "median of the per-round ratios with its 95%% interval (order statistics; `PairedRatio`; %s). "
-             "JMH's ratio, from forks run one after the other, beside it with its 99.9%% interval.\n" % "; ".join(
-                 "%s: %s rounds of %s ms slices" % (what, s["rounds"], s["slice_ms"])
-                 for what, s in {t["what"].split(" ")[0]: t["side_by_side"] for t in out["targets"]}.items()),
-             report.markdown_table(["what", "side by side", "JMH", "target", ""],
+             "On the bean model (private fields, getters and setters), judged side by side: simdbridge and "
+             "the peer in one JVM, taking turns in short slices, the median of the per-round ratios with its "
+             "95% interval (order statistics; `PairedRatio`). \"fastjson2-features\" is fastjson2 as "
+             "java-json-benchmark configures it (its own reader and writer providers); writes to a stream "
+             "go to a ByteArrayOutputStream kept per thread, as that harness writes. Allocation: JMH's "
+             "`-prof gc`.\n",
+             report.markdown_table(["what", "ratio", "target", ""],
                                    [[t["what"], "%.2fx (%.2f to %.2f)" % (t["ratio"], t["ci95"][0], t["ci95"][1]),
-                                     "%.2fx ± %.2f" % (t["jmh"]["ratio"], t["jmh"]["ci999"]), "%.1fx" % t["target"],
-                                     report.emphasized(t["verdict"])] for t in out["targets"]])]
-    for op in ("read", "write"):
-        for threads, by_kb in sorted(out["users"].get(op, {}).items()):
-            libs = list(next(iter(by_kb.values())).keys())
-            rows = []
-            for kb in sorted(by_kb, key=int):
-                rows.append([kb + " KB"] + ["%.0f ± %.0f" % (by_kb[kb][l]["ops_per_s"], by_kb[kb][l]["ci999"])
-                                            if l in by_kb[kb] else "" for l in libs])
-            lines += ["\n## Users %s, %s (ops/s)\n" % (op, threads.replace("t", " thread(s)")),
-                      report.markdown_table(["payload"] + libs, rows)]
+                                     "%.1fx" % t["target"], report.emphasized(t["verdict"])] for t in out["targets"]]),
+             "\n## A read's stages (ns per document, 1 thread, medians of the side-by-side slices)\n",
+             "The native parse into the binding tape timed alone, beside the whole read; the binding (Strings "
+             "and objects built in Java from the tape) is the difference.\n",
+             report.markdown_table(["payload", "native parse", "binding", "simdbridge read"] + ["%s read" % p for p in PEERS],
+                                   [[k, "%.0f" % v["native_parse_ns"], "%.0f" % v["binding_ns"],
+                                     "%.0f" % v["simdbridge_read_ns"]] + ["%.0f" % v["%s_read_ns" % p] for p in PEERS]
+                                    for k, v in out["stages_ns_per_document"].items()])]
+    for model_payload, ops in sorted(out["users"].items()):
+        for op, by_threads in sorted(ops.items()):
+            for threads, by_kb in sorted(by_threads.items()):
+                libs = list(next(iter(by_kb.values())).keys())
+                rows = []
+                for kb in sorted(by_kb, key=int):
+                    rows.append([kb + " KB"] + ["%.0f ± %.0f" % (by_kb[kb][l]["ops_per_s"], by_kb[kb][l]["ci999"])
+                                                if l in by_kb[kb] else "" for l in libs])
+                lines += ["\n## %s %s, %s (ops/s)\n" % (model_payload, op, threads.replace("t", " thread(s)")),
+                          report.markdown_table(["payload"] + libs, rows)]
+                if op == "read" and any("alloc_bytes_per_op" in v for v in next(iter(by_kb.values())).values()):
+                    rows = [[kb + " KB"] + ["%.0f" % by_kb[kb][l]["alloc_bytes_per_op"] if "alloc_bytes_per_op" in
+                                            by_kb[kb].get(l, {}) else "" for l in libs] for kb in sorted(by_kb, key=int)]
+                    lines += ["\nBytes allocated per read (JMH -prof gc):\n", report.markdown_table(["payload"] + libs, rows)]
     rows = []
     for scenario, ops in out["scenarios"].items():
         for op in ("read", "write"):
@@ -275,7 +342,7 @@ def markdown(out):
               "As a server that runs each request on its own virtual thread reads: whatever a library keeps per "
               "thread is made again for every read. Not a target of the issue.\n",
               report.markdown_table(["library", "reads/s", "simdbridge / library"], vrows),
-              "\n## Smallest heap for the 1000 KB payload\n",
+              "\n## Smallest heap for the 1000 KB payload (bean model)\n",
               report.markdown_table(["library", "-Xmx"], [[k, v] for k, v in out["smallest_heap_1000kb"].items()]),
               "\nMethod: %s.\n" % out["method"]]
     return "\n".join(lines)
@@ -284,14 +351,15 @@ def markdown(out):
 def chart(out, path):
     libs = READERS
     cats, series, errors = [], {l: [] for l in libs}, {l: [] for l in libs}
-    for op in ("read", "write"):
-        by_kb = out["users"][op]["1t"]
-        for kb in sorted(by_kb, key=int):
-            cats.append("%s %s KB" % (op, kb))
-            base = by_kb[kb]["jackson"]["ops_per_s"]
-            for l in libs:
-                v = by_kb[kb].get(l)
-                series[l].append(v["ops_per_s"] / base if v else 0)
-                errors[l].append(v["ci999"] / base if v and v["ci999"] == v["ci999"] else 0)
-    report.bar_chart(path, "Users data binding, 1 thread: throughput relative to Jackson (higher is better)", cats,
-                     series, "x Jackson", errors=errors)
+    for payload in PAYLOADS:
+        for op in ("read", "writeStream"):
+            by_kb = out["users"].get("beans/" + payload, {}).get(op, {}).get("1t", {})
+            for kb in sorted(by_kb, key=int):
+                cats.append("%s %s %s KB" % (payload, op, kb))
+                base = by_kb[kb]["jackson"]["ops_per_s"]
+                for l in libs:
+                    v = by_kb[kb].get(l)
+                    series[l].append(v["ops_per_s"] / base if v else 0)
+                    errors[l].append(v["ci999"] / base if v and v["ci999"] == v["ci999"] else 0)
+    report.bar_chart(path, "Users data binding (beans), 1 thread: throughput relative to Jackson (higher is better)",
+                     cats, series, "x Jackson", errors=errors)

@@ -42,10 +42,10 @@ class PairedRatioTest {
         Path json = dir.resolve("paired.json");
         String printed = run(json.toString(), "1", "1", "6", "users:read:1:jackson", "users:write:1:fastjson2,jackson",
                 "scenario:read:simple:jackson", "scenario:write:escaped-string:jackson");
-        assertTrue(printed.startsWith("users read 1 KB, simdbridge / jackson: median "), printed);
-        assertTrue(printed.contains("users write 1 KB, simdbridge / fastjson2: median "), printed);
-        assertTrue(printed.contains("users write 1 KB, simdbridge / jackson: median "), printed);
-        assertTrue(printed.contains("scenario write escaped-string, simdbridge / jackson: median "), printed);
+        assertTrue(printed.startsWith("users read 1 KB, 1 thread, simdbridge / jackson: median "), printed);
+        assertTrue(printed.contains("users write 1 KB, 1 thread, simdbridge / fastjson2: median "), printed);
+        assertTrue(printed.contains("users write 1 KB, 1 thread, simdbridge / jackson: median "), printed);
+        assertTrue(printed.contains("scenario write escaped-string, 1 thread, simdbridge / jackson: median "), printed);
         assertTrue(printed.contains("(6 rounds of 1 ms slices)"), printed);
         JsonNode doc = new ObjectMapper().readTree(Files.readAllBytes(json));
         assertEquals(6, doc.get("rounds").asInt());
@@ -65,6 +65,23 @@ class PairedRatioTest {
             assertTrue(p.get("iqr").get(0).asDouble() <= median && median <= p.get("iqr").get(1).asDouble(), peer);
         }
         assertEquals("escaped-string", comparisons.get(3).get("subject").asText());
+    }
+
+    @Test
+    void beansStreamsThreadsAndTheNativeStage(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("paired.json");
+        String printed = run(json.toString(), "1", "1", "4", "beans:read:jjb1:fastjson2-features,simdbridge-tape",
+                "beans:write-stream:1:fastjson2:2t");
+        assertTrue(printed.startsWith("beans read jjb 1 KB, 1 thread, simdbridge / fastjson2-features: median "), printed);
+        assertTrue(printed.contains("beans read jjb 1 KB, 1 thread, simdbridge / simdbridge-tape: median "), printed);
+        assertTrue(printed.contains("beans write-stream 1 KB, 2 threads, simdbridge / fastjson2: median "), printed);
+        JsonNode comparisons = new ObjectMapper().readTree(Files.readAllBytes(json)).get("comparisons");
+        JsonNode read = comparisons.get(0);
+        // The native parse alone does less than the whole read: it is the faster of the two.
+        assertTrue(read.get("ops_per_s").get("simdbridge-tape").asDouble() > read.get("ops_per_s").get("simdbridge").asDouble());
+        assertEquals(1, read.get("threads").asInt());
+        assertEquals(2, comparisons.get(1).get("threads").asInt());
+        assertEquals("write-stream", comparisons.get(1).get("op").asText());
     }
 
     @Test
@@ -100,5 +117,9 @@ class PairedRatioTest {
         assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "scenario:read:simple:fastjson2"));
         assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "0", "users:read:1:jackson"));
         assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "beans:read:1:jackson:0t"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "beans:read:1:jackson:two"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "beans:write:1:simdbridge-tape"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "beans:read:jjbx:jackson"));
     }
 }

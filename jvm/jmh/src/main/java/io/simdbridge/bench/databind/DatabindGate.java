@@ -5,15 +5,16 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The data-binding equivalence gate: on every Users payload, each library's reader must give
- * objects equal to the generated ones, and what each writer writes must read back (through
- * Jackson) to equal objects; the six scenarios likewise for simdbridge and Jackson. Writes a
+ * The data-binding equivalence gate: on every Users payload and in both models (public fields,
+ * beans), each library's reader must give objects equal to the generated ones, and what each
+ * writer writes (to bytes and to a stream) must read back (through Jackson) to equal objects; the six scenarios likewise for simdbridge and Jackson. Writes a
  * JSON report (through Jackson, as the engines' gate does); exits 1 on any difference, so that
  * make bench measures nothing.
  *
@@ -25,6 +26,18 @@ public final class DatabindGate {
 
     private DatabindGate() {}
 
+    private interface Check {
+        boolean equal() throws Exception;
+    }
+
+    private static String outcome(Check c) {
+        try {
+            return c.equal() ? "equal" : "DIFFERENT";
+        } catch (Exception e) {
+            return "FAILED: " + e;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         List<String> problems = new ArrayList<>();
         List<Map<String, Object>> payloads = new ArrayList<>();
@@ -32,24 +45,21 @@ public final class DatabindGate {
             Users users = UsersGenerator.generate(kb, SEED);
             byte[] json = Libraries.JACKSON.writeValueAsBytes(users);
             Map<String, String> outcome = new LinkedHashMap<>();
-            for (Map.Entry<String, Libraries.Reader> r : Libraries.readers().entrySet()) {
-                String what;
-                try {
-                    what = users.equals(r.getValue().read(json)) ? "equal" : "DIFFERENT";
-                } catch (Exception e) {
-                    what = "FAILED: " + e;
+            for (Libraries.Model model : Libraries.Model.values()) {
+                Object expected = model.of(users);
+                if (!Arrays.equals(json, Libraries.JACKSON.writeValueAsBytes(expected))) {
+                    problems.add(kb + " KB: Jackson writes the " + model.id() + " model differently");
                 }
-                outcome.put("read/" + r.getKey(), what);
-            }
-            for (Map.Entry<String, Libraries.Writer> w : Libraries.writers().entrySet()) {
-                String what;
-                try {
-                    byte[] out = w.getValue().write(users);
-                    what = users.equals(Libraries.JACKSON.readValue(out, Users.class)) ? "equal" : "DIFFERENT";
-                } catch (Exception e) {
-                    what = "FAILED: " + e;
+                for (Map.Entry<String, Libraries.Reader> r : Libraries.readers(model).entrySet()) {
+                    outcome.put(model.id() + "/read/" + r.getKey(), outcome(() -> expected.equals(r.getValue().read(json))));
                 }
-                outcome.put("write/" + w.getKey(), what);
+                Map<String, Libraries.Writer> writers = new LinkedHashMap<>();
+                Libraries.writers(model).forEach((name, w) -> writers.put("write/" + name, w));
+                Libraries.streamWriters(model).forEach((name, w) -> writers.put("write-stream/" + name, Libraries.viaStream(w)));
+                for (Map.Entry<String, Libraries.Writer> w : writers.entrySet()) {
+                    outcome.put(model.id() + "/" + w.getKey(), outcome(
+                            () -> expected.equals(Libraries.JACKSON.readValue(w.getValue().write(expected), model.type))));
+                }
             }
             outcome.forEach((what, result) -> {
                 if (!result.equals("equal")) {

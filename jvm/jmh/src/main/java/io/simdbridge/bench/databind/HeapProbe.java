@@ -2,7 +2,7 @@
 package io.simdbridge.bench.databind;
 
 /**
- * Runs one library on the 1000 KB Users payload (reads, and writes where it writes) in a JVM
+ * Runs one library on the 1000 KB Users payload in the bean model (reads, and writes where it writes) in a JVM
  * started with a given -Xmx: exit 0 if every round succeeded, 3 on OutOfMemoryError. The bench
  * runner looks for the smallest heap that passes.
  *
@@ -17,11 +17,11 @@ public final class HeapProbe {
         try {
             Users users = UsersGenerator.generate(1000, DatabindGate.SEED);
             byte[] json = Libraries.JACKSON.writeValueAsBytes(users);
-            Libraries.Reader reader = Libraries.readers().get(library);
-            Libraries.Writer writer = Libraries.writers().get(library);
+            Libraries.Reader reader = Libraries.readers(Libraries.Model.BEANS).get(library);
+            Libraries.Writer writer = Libraries.writers(Libraries.Model.BEANS).get(library);
             for (int i = 0; i < rounds; i++) {
-                Users back = reader.read(json);
-                if (back.users.size() != users.users.size()) {
+                UsersBean back = (UsersBean) reader.read(json);
+                if (back.getUsers().size() != users.users.size()) {
                     System.exit(4);
                 }
                 if (writer != null && writer.write(back).length < json.length / 2) {

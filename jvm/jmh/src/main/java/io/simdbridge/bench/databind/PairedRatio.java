@@ -22,12 +22,18 @@ import java.util.Map;
  * a JVM of its own (bench/databind_suite.py).
  *
  * <pre>java -cp benchmarks.jar io.simdbridge.bench.databind.PairedRatio out.json 100 5 20 \
- *     users:read:1:fastjson2-features users:write:1:fastjson2,fastjson2-features scenario:read:simple:jackson</pre>
+ *     beans:read:1:fastjson2-features beans:write:jjb100:fastjson2,fastjson2-features:2t \
+ *     scenario:read:simple:jackson</pre>
  *
  * Arguments: where to write the JSON ({@code -} for none), the slice in ms, the warmup rounds,
- * the measured rounds, then the comparisons: {@code users:read|write:<kb>:<peers>} on the Users
- * payload, {@code scenario:read|write:<scenario>:jackson} on one of the six scenarios. Each
- * prints one line per peer and is written to the JSON as {@code {what, op, subject, pairs,
+ * the measured rounds, then the comparisons: {@code users:read|write|write-stream:<kb>:<peers>}
+ * on the Users payload in the public-field model, {@code beans:...} the same in the bean model
+ * (write-stream: to a ByteArrayOutputStream kept per thread, as java-json-benchmark writes;
+ * {@code jjb1}, {@code jjb100} in place of the size: the payload shaped as java-json-benchmark
+ * makes it, see UsersGenerator.generateJjb), each optionally on {@code :<n>t} threads at once
+ * (every library's slice run by n threads together, their rates added);
+ * {@code scenario:read|write:<scenario>:jackson} on one of the six scenarios. Each prints one
+ * line per peer and is written to the JSON as {@code {what, op, subject, threads, pairs,
  * ops_per_s: {library: median}, peers: {peer: {median, ci95: [lo, hi], iqr: [q1, q3]}}}}.
  */
 public final class PairedRatio {
@@ -39,7 +45,7 @@ public final class PairedRatio {
     }
 
     /** One comparison: simdbridge's operation and each peer's, on the same input. */
-    record Comparison(String what, String op, String subject, Map<String, Op> libraries) {}
+    record Comparison(String what, String op, String subject, int threads, Map<String, Op> libraries) {}
 
     public static void main(String[] args) throws Exception {
         if (args.length < 5) {
@@ -69,36 +75,76 @@ public final class PairedRatio {
         }
     }
 
+    /**
+     * Not a library: the first stage of simdbridge's read alone, the native parse into the binding
+     * tape (what Json.read does before it builds any object), so that the suite can give each
+     * stage's time per document.
+     */
+    static final String TAPE = "simdbridge-tape";
+
+    private static Libraries.Reader tapeOnly(byte[] json) {
+        ThreadLocal<Object[]> arrays = ThreadLocal.withInitial(
+                () -> new Object[] {io.simdbridge.NativeParser.forCurrentThread(), new long[2 * json.length + 64], new byte[json.length + 64]});
+        return bytes -> {
+            Object[] a = arrays.get();
+            if (!((io.simdbridge.NativeParser) a[0]).tape(bytes, 0, bytes.length, (long[]) a[1], (byte[]) a[2])) {
+                throw new IllegalStateException("the tape did not fit");
+            }
+            return a[1];
+        };
+    }
+
     static Comparison parse(String spec) throws Exception {
         String[] p = spec.split(":");
-        if (p.length != 4 || !(p[1].equals("read") || p[1].equals("write"))) {
-            throw new IllegalArgumentException("not users|scenario:read|write:<kb or scenario>:<peers>: " + spec);
+        if (p.length < 4 || p.length > 5 || !(p[1].equals("read") || p[1].equals("write") || p[1].equals("write-stream"))
+                || (p.length == 5 && !p[4].matches("[1-9][0-9]*t"))) {
+            throw new IllegalArgumentException(
+                    "not users|beans|scenario:read|write|write-stream:<kb or scenario>:<peers>[:<threads>t]: " + spec);
         }
+        int threads = p.length == 5 ? Integer.parseInt(p[4].substring(0, p[4].length() - 1)) : 1;
         String op = p[1];
         boolean read = op.equals("read");
         Map<String, Op> libraries = new LinkedHashMap<>();
-        if (p[0].equals("users")) {
-            int kb = Integer.parseInt(p[2]);
-            Users users = UsersGenerator.generate(kb, DatabindGate.SEED);
-            byte[] json = Libraries.JACKSON.writeValueAsBytes(users);
-            Map<String, Libraries.Reader> readers = Libraries.readers();
-            Map<String, Libraries.Writer> writers = Libraries.writers();
+        if (p[0].equals("users") || p[0].equals("beans")) {
+            boolean jjb = p[2].startsWith("jjb");
+            int kb = Integer.parseInt(jjb ? p[2].substring(3) : p[2]);
+            Libraries.Model model = p[0].equals("users") ? Libraries.Model.FIELDS : Libraries.Model.BEANS;
+            Users generated = jjb ? UsersGenerator.generateJjb(kb, DatabindGate.SEED) : UsersGenerator.generate(kb, DatabindGate.SEED);
+            Object users = model.of(generated);
+            byte[] json = Libraries.JACKSON.writeValueAsBytes(generated);
+            Map<String, Libraries.Reader> readers = Libraries.readers(model);
+            Map<String, Libraries.Writer> writers = Libraries.writers(model);
+            Map<String, Libraries.StreamWriter> streams = Libraries.streamWriters(model);
             for (String library : libraries("simdbridge", p[3])) {
-                if (read) {
-                    Libraries.Reader r = readers.get(library);
-                    if (r == null) {
-                        throw new IllegalArgumentException("no reader " + library);
+                switch (op) {
+                    case "read" -> {
+                        Libraries.Reader r = library.equals(TAPE) ? tapeOnly(json) : readers.get(library);
+                        if (r == null) {
+                            throw new IllegalArgumentException("no reader " + library);
+                        }
+                        libraries.put(library, () -> r.read(json));
                     }
-                    libraries.put(library, () -> r.read(json));
-                } else {
-                    Libraries.Writer w = writers.get(library);
-                    if (w == null) {
-                        throw new IllegalArgumentException("no writer " + library);
+                    case "write" -> {
+                        Libraries.Writer w = writers.get(library);
+                        if (w == null) {
+                            throw new IllegalArgumentException("no writer " + library);
+                        }
+                        libraries.put(library, () -> w.write(users));
                     }
-                    libraries.put(library, () -> w.write(users));
+                    default -> {
+                        Libraries.StreamWriter w = streams.get(library);
+                        if (w == null) {
+                            throw new IllegalArgumentException("no writer " + library);
+                        }
+                        libraries.put(library, () -> {
+                            java.io.ByteArrayOutputStream out = Libraries.threadStream();
+                            w.write(users, out);
+                            return out;
+                        });
+                    }
                 }
             }
-            return new Comparison("users", op, kb + " KB", libraries);
+            return new Comparison(p[0], op, (jjb ? "jjb " : "") + kb + " KB", threads, libraries);
         }
         if (p[0].equals("scenario")) {
             Scenarios.Scenario s = Scenarios.all().stream().filter(x -> x.name().equals(p[2])).findFirst()
@@ -110,7 +156,7 @@ public final class PairedRatio {
                     default -> throw new IllegalArgumentException("no library " + library + " in the scenarios (jackson)");
                 }
             }
-            return new Comparison("scenario", op, p[2], libraries);
+            return new Comparison("scenario", op, p[2], threads, libraries);
         }
         throw new IllegalArgumentException("neither users nor scenario: " + spec);
     }
@@ -133,20 +179,21 @@ public final class PairedRatio {
         int n = ops.length;
         for (int r = 0; r < warmup; r++) {
             for (Op op : ops) {
-                rate(op, sliceNs);
+                rate(op, sliceNs, c.threads());
             }
         }
         double[][] rates = new double[n][rounds];
         for (int r = 0; r < rounds; r++) {
             for (int k = 0; k < n; k++) {
                 int i = (r + k) % n;
-                rates[i][r] = rate(ops[i], sliceNs);
+                rates[i][r] = rate(ops[i], sliceNs, c.threads());
             }
         }
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("what", c.what());
         result.put("op", c.op());
         result.put("subject", c.subject());
+        result.put("threads", c.threads());
         result.put("pairs", rounds);
         Map<String, Object> medians = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
@@ -162,8 +209,9 @@ public final class PairedRatio {
             Map<String, Object> s = summary(ratios);
             peers.put(names.get(i), s);
             double[] ci = (double[]) s.get("ci95");
-            System.out.printf("%s %s %s, simdbridge / %s: median %.3f, 95%% interval %.3f .. %.3f (%d rounds of %d ms slices); "
-                            + "median ops/s: simdbridge %.0f, %s %.0f%n", c.what(), c.op(), c.subject(), names.get(i),
+            System.out.printf("%s %s %s, %d thread%s, simdbridge / %s: median %.3f, 95%% interval %.3f .. %.3f (%d rounds of %d ms "
+                            + "slices); median ops/s: simdbridge %.0f, %s %.0f%n", c.what(), c.op(), c.subject(), c.threads(),
+                    c.threads() == 1 ? "" : "s", names.get(i),
                     s.get("median"), ci[0], ci[1], rounds, sliceNs / 1_000_000, medians.get(names.get(0)), names.get(i),
                     medians.get(names.get(i)));
         }
@@ -212,7 +260,57 @@ public final class PairedRatio {
 
     private static Object sink;
 
-    /** Operations per second over one slice. */
+    /**
+     * Operations per second over one slice, on {@code threads} threads at once (their operations
+     * added up): the threads start together and each stops at the slice's end.
+     */
+    private static double rate(Op op, long sliceNs, int threads) throws Exception {
+        if (threads == 1) {
+            return rate(op, sliceNs);
+        }
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+        long[] counts = new long[threads];
+        long[] spans = new long[threads];
+        Exception[] failure = new Exception[1];
+        Thread[] workers = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            int me = t;
+            workers[t] = new Thread(() -> {
+                try {
+                    start.await();
+                    long begin = System.nanoTime(), end = begin + sliceNs, now;
+                    long n = 0;
+                    do {
+                        for (int i = 0; i < 16; i++) {
+                            sink = op.run();
+                        }
+                        n += 16;
+                        now = System.nanoTime();
+                    } while (now < end);
+                    counts[me] = n;
+                    spans[me] = now - begin;
+                } catch (Exception e) {
+                    synchronized (failure) {
+                        failure[0] = e;
+                    }
+                }
+            });
+            workers[t].start();
+        }
+        for (Thread w : workers) {
+            w.join();
+        }
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        double total = 0;
+        for (int t = 0; t < threads; t++) {
+            total += counts[t] * 1e9 / spans[t];
+        }
+        return total;
+    }
+
+    /** Operations per second over one slice, on this thread. */
     private static double rate(Op op, long sliceNs) throws Exception {
         long start = System.nanoTime(), end = start + sliceNs, now;
         long n = 0;

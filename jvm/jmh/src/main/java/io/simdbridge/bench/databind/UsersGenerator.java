@@ -40,6 +40,89 @@ public final class UsersGenerator {
         return users;
     }
 
+    /**
+     * Users shaped as java-json-benchmark generates them (its data/gen/UsersGenerator, its
+     * RandomUtils over commons-lang's RandomStringUtils), rewritten here from their rules: a
+     * payload of {@code kilobytes * 1000} bytes by the generator's own size estimate; per user,
+     * random alphanumeric strings of 20 characters (the picture 100, the id 20 digits), an index
+     * up to 2^31, an age below 100, full-precision coordinates, up to 49 tags of 10 characters
+     * and up to 49 friends (an id below 10000, a name of 30 letters), tags and friends stopping
+     * where the payload is full. At 1 KB that is one user with many short strings and small
+     * objects, where {@link #generate} makes three users with a long paragraph each.
+     */
+    public static Users generateJjb(int kilobytes, long seed) {
+        Random r = new Random(seed);
+        Users users = new Users();
+        users.users = new ArrayList<>();
+        int size = kilobytes * 1000;
+        int approx = 12; // {"users":[]}
+        while (approx < size) {
+            approx += jjbUser(r, users, size - approx) + 1;
+        }
+        return users;
+    }
+
+    private static int jjbUser(Random r, Users users, int available) {
+        Users.User u = new Users.User();
+        u._id = random(r, 20, false, true);
+        u.index = r.nextInt(Integer.MAX_VALUE);
+        u.guid = random(r, 20, true, true);
+        u.isActive = r.nextInt(2) == 1;
+        u.balance = random(r, 20, true, true);
+        u.picture = random(r, 100, true, true);
+        u.age = r.nextInt(100);
+        u.eyeColor = random(r, 20, true, true);
+        u.name = random(r, 20, true, true);
+        u.gender = random(r, 20, true, true);
+        u.company = random(r, 20, true, true);
+        u.email = random(r, 20, true, true);
+        u.phone = random(r, 20, true, true);
+        u.address = random(r, 20, true, true);
+        u.about = random(r, 20, true, true);
+        u.registered = random(r, 20, true, true);
+        u.latitude = r.nextDouble() * 90;
+        u.longitude = r.nextDouble() * 180;
+        // The estimate as java-json-benchmark counts it: keys and punctuation, then the values.
+        int size = 2 + 9 + u._id.length() + 11 + Integer.toString(u.index).length() + 10 + 20 + 17 + (u.isActive ? 4 : 5)
+                + 16 + 20 + 16 + 100 + 9 + Integer.toString(u.age).length() + 17 + 20 + 10 + 20 + 12 + 20 + 13 + 20 + 11
+                + 20 + 11 + 20 + 13 + 20 + 11 + 20 + 16 + 20 + 14 + Double.toString(u.latitude).length() + 15
+                + Double.toString(u.longitude).length() + 10;
+        u.tags = new ArrayList<>();
+        int tags = r.nextInt(50);
+        for (int i = 0; i < tags && size <= available; i++) {
+            u.tags.add(random(r, 10, true, true));
+            size += 10;
+        }
+        u.friends = new ArrayList<>();
+        size += 13;
+        int friends = r.nextInt(50);
+        for (int i = 0; i < friends && size <= available; i++) {
+            Users.Friend f = new Users.Friend();
+            f.id = Integer.toString(r.nextInt(10000));
+            f.name = random(r, 30, true, false);
+            u.friends.add(f);
+            size += f.id.length() + f.name.length() + 20;
+        }
+        u.greeting = random(r, 20, true, true);
+        u.favoriteFruit = random(r, 20, true, true);
+        size += 14 + 20 + 19 + 20;
+        users.users.add(u);
+        return size;
+    }
+
+    private static final String LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    private static final String DIGITS = "0123456789";
+
+    /** {@code count} characters drawn uniformly from the letters, the digits or both. */
+    private static String random(Random r, int count, boolean letters, boolean digits) {
+        String from = (letters ? LETTERS : "") + (digits ? DIGITS : "");
+        char[] out = new char[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = from.charAt(r.nextInt(from.length()));
+        }
+        return new String(out);
+    }
+
     private static Users.User user(Random r, int index, int aboutLength) {
         Users.User u = new Users.User();
         u._id = hex(r, 24);
