@@ -61,6 +61,8 @@ TARGET_OPS = [("read", 1), ("read", 2), ("write", 1), ("write-stream", 1), ("wri
 # The first stage of a read alone (PairedRatio's simdbridge-tape): each read comparison on one
 # thread times it beside the whole read, for the time per stage.
 TAPE = "simdbridge-tape"
+# simdbridge on the same JSON through the public-field model: the bean path is judged against it.
+FIELDS = "simdbridge-fields"
 
 
 def target_ratio(op, payload):
@@ -140,7 +142,7 @@ def side_by_side(java, jar, jmh_dir, settings):
     specs = []
     for payload in TARGET_PAYLOADS:
         for op, threads in TARGET_OPS:
-            peers = PEERS + ([TAPE] if (op, threads) == ("read", 1) else [])
+            peers = PEERS + ([TAPE] if (op, threads) == ("read", 1) else []) + ([FIELDS] if threads == 1 else [])
             specs.append((("beans", op, payload, threads),
                           "beans:%s:%s:%s:%dt" % (op, payload, ",".join(peers), threads), "users"))
     for s in SCENARIOS:
@@ -229,6 +231,9 @@ def summarize(runs, scenarios, virtual, paired, heaps, settings):
                 targets.append(target_entry("%s %s, %d thread%s: simdbridge / %s" % (
                     describe(payload), op, threads, "s" * (threads > 1), peer), c["peers"][peer], c,
                     target_ratio(op, payload)))
+            if FIELDS in c["peers"]:
+                targets.append(target_entry("%s %s: simdbridge's bean path / its field path" % (describe(payload), op),
+                                            c["peers"][FIELDS], c, 1.0))
             if TAPE in c["ops_per_s"]:
                 ops = c["ops_per_s"]
                 tape, whole = 1e9 / ops[TAPE], 1e9 / ops["simdbridge"]

@@ -70,10 +70,11 @@ class PairedRatioTest {
     @Test
     void beansStreamsThreadsAndTheNativeStage(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("paired.json");
-        String printed = run(json.toString(), "1", "1", "4", "beans:read:jjb1:fastjson2-features,simdbridge-tape",
+        String printed = run(json.toString(), "1", "1", "4", "beans:read:jjb1:fastjson2-features,simdbridge-tape,simdbridge-fields",
                 "beans:write-stream:1:fastjson2:2t");
         assertTrue(printed.startsWith("beans read jjb 1 KB, 1 thread, simdbridge / fastjson2-features: median "), printed);
         assertTrue(printed.contains("beans read jjb 1 KB, 1 thread, simdbridge / simdbridge-tape: median "), printed);
+        assertTrue(printed.contains("beans read jjb 1 KB, 1 thread, simdbridge / simdbridge-fields: median "), printed);
         assertTrue(printed.contains("beans write-stream 1 KB, 2 threads, simdbridge / fastjson2: median "), printed);
         JsonNode comparisons = new ObjectMapper().readTree(Files.readAllBytes(json)).get("comparisons");
         JsonNode read = comparisons.get(0);
@@ -121,5 +122,6 @@ class PairedRatioTest {
         assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "beans:read:1:jackson:two"));
         assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "beans:write:1:simdbridge-tape"));
         assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "beans:read:jjbx:jackson"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "1", "2", "users:read:1:simdbridge-fields"));
     }
 }

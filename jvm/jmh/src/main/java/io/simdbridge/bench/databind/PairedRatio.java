@@ -81,6 +81,11 @@ public final class PairedRatio {
      * stage's time per document.
      */
     static final String TAPE = "simdbridge-tape";
+    /**
+     * Not a library either, in a beans: comparison: simdbridge reading and writing the same JSON
+     * through the public-field model, so that the bean path is measured against the field path.
+     */
+    static final String FIELDS = "simdbridge-fields";
 
     private static Libraries.Reader tapeOnly(byte[] json) {
         ThreadLocal<Object[]> arrays = ThreadLocal.withInitial(
@@ -115,6 +120,13 @@ public final class PairedRatio {
             Map<String, Libraries.Reader> readers = Libraries.readers(model);
             Map<String, Libraries.Writer> writers = Libraries.writers(model);
             Map<String, Libraries.StreamWriter> streams = Libraries.streamWriters(model);
+            if (model == Libraries.Model.BEANS) { // the bean path beside the field path, on the same JSON
+                readers.put(FIELDS, Libraries.readers(Libraries.Model.FIELDS).get("simdbridge"));
+                Libraries.Writer fields = Libraries.writers(Libraries.Model.FIELDS).get("simdbridge");
+                writers.put(FIELDS, value -> fields.write(generated));
+                Libraries.StreamWriter fieldStream = Libraries.streamWriters(Libraries.Model.FIELDS).get("simdbridge");
+                streams.put(FIELDS, (value, out) -> fieldStream.write(generated, out));
+            }
             for (String library : libraries("simdbridge", p[3])) {
                 switch (op) {
                     case "read" -> {
