@@ -6,11 +6,13 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include "simdbridge/arrow.h"
+#include "simdbridge/msgpack.h"
 #include "simdbridge/parser.h"
 #include "simdbridge/writer.h"
 
@@ -278,3 +280,61 @@ size_t simdbridge_write_json_string(const uint16_t *text, size_t length, uint8_t
 void simdbridge_noop(void) {}
 
 } // extern "C"
+
+namespace {
+
+/** A conversion's result, kept per thread, copied out where it fits (else its size is told). */
+int32_t hand_over(const simdbridge::msgpack_error &e, const std::vector<uint8_t> &result, uint8_t *out,
+                  size_t out_capacity, uint64_t *status_out) {
+  status_out[SIMDBRIDGE_MSGPACK_STATUS_SIZE] = 0;
+  status_out[SIMDBRIDGE_MSGPACK_STATUS_OFFSET] = e.e.offset;
+  status_out[SIMDBRIDGE_MSGPACK_STATUS_DOCUMENT] = e.document;
+  if (!e.ok()) { return int32_t(e.e.code); }
+  status_out[SIMDBRIDGE_MSGPACK_STATUS_SIZE] = result.size();
+  if (result.size() > out_capacity) { return SIMDBRIDGE_OUTPUT_TOO_SMALL; }
+  if (!result.empty()) { std::memcpy(out, result.data(), result.size()); }
+  return SIMDBRIDGE_SUCCESS;
+}
+
+simdbridge::msgpack_options msgpack_options_of(uint32_t flags, uint64_t block_size, uint32_t threads) {
+  simdbridge::msgpack_options o;
+  o.ndjson = (flags & SIMDBRIDGE_MSGPACK_NDJSON) != 0;
+  o.stream = (flags & SIMDBRIDGE_MSGPACK_STREAM) != 0;
+  o.validate_utf8 = (flags & SIMDBRIDGE_MSGPACK_NO_UTF8_CHECK) == 0;
+  o.binary_as_base64 = (flags & SIMDBRIDGE_MSGPACK_BINARY_AS_ERROR) == 0;
+  o.ext_as_null = (flags & SIMDBRIDGE_MSGPACK_EXT_AS_NULL) != 0;
+  if (block_size != 0) { o.block_size = size_t(block_size); }
+  o.threads = std::max(1u, threads);
+  return o;
+}
+
+thread_local std::vector<uint8_t> msgpack_result;
+
+} // namespace
+
+int32_t simdbridge_json_to_msgpack(simdbridge_parser *parser, const uint8_t *data, size_t length, size_t capacity,
+                                   uint32_t flags, uint64_t block_size, uint32_t threads, uint8_t *out,
+                                   size_t out_capacity, uint64_t *status_out) {
+  entering();
+  if (parser == nullptr || status_out == nullptr || (out == nullptr && out_capacity != 0) ||
+      (data == nullptr && length != 0)) {
+    return SIMDBRIDGE_INVALID_ARGUMENT;
+  }
+  const simdbridge::msgpack_error e = simdbridge::json_to_msgpack(
+      parser->cpp, to_input(data, length, capacity), msgpack_options_of(flags, block_size, threads), msgpack_result);
+  return hand_over(e, msgpack_result, out, out_capacity, status_out);
+}
+
+int32_t simdbridge_msgpack_to_json(uint32_t max_depth, const uint8_t *data, size_t length, uint32_t flags,
+                                   uint64_t block_size, uint32_t threads, uint8_t *out, size_t out_capacity,
+                                   uint64_t *status_out) {
+  entering();
+  if (status_out == nullptr || (out == nullptr && out_capacity != 0) || (data == nullptr && length != 0)) {
+    return SIMDBRIDGE_INVALID_ARGUMENT;
+  }
+  simdbridge::msgpack_options o = msgpack_options_of(flags, block_size, threads);
+  o.max_depth = max_depth == 0 ? SIMDBRIDGE_DEFAULT_MAX_DEPTH : max_depth;
+  const simdbridge::msgpack_error e =
+      simdbridge::msgpack_to_json(simdbridge::input::copy_of(data, length), o, msgpack_result);
+  return hand_over(e, msgpack_result, out, out_capacity, status_out);
+}

@@ -37,6 +37,9 @@ const char *error_message(error_code code) noexcept {
   case error_code::string_too_long: return "a string is longer than the limit (max_string_length)";
   case error_code::write_failed: return "the output could not be written";
   case error_code::read_failed: return "the input could not be read";
+  case error_code::msgpack_truncated: return "the MessagePack ends inside a value";
+  case error_code::msgpack_invalid: return "a byte that starts no MessagePack value";
+  case error_code::msgpack_unsupported: return "a MessagePack value that has no JSON form here";
   }
   return "unknown error";
 }
@@ -73,6 +76,9 @@ const char *error_name(error_code code) noexcept {
   case error_code::string_too_long: return "string_too_long";
   case error_code::write_failed: return "write_failed";
   case error_code::read_failed: return "read_failed";
+  case error_code::msgpack_truncated: return "msgpack_truncated";
+  case error_code::msgpack_invalid: return "msgpack_invalid";
+  case error_code::msgpack_unsupported: return "msgpack_unsupported";
   }
   return "unknown";
 }

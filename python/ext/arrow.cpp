@@ -41,21 +41,6 @@ template <typename T> void release_capsule(PyObject *capsule, const char *name) 
 void stream_capsule_destructor(PyObject *capsule) { release_capsule<ArrowArrayStream>(capsule, "arrow_array_stream"); }
 void schema_capsule_destructor(PyObject *capsule) { release_capsule<ArrowSchema>(capsule, "arrow_schema"); }
 
-/** threads=: None for one per core, else at least 1; false with an exception set. */
-bool thread_count(PyObject *threads, unsigned &out) {
-  if (threads == Py_None) {
-    out = std::max(1u, std::thread::hardware_concurrency());
-    return true;
-  }
-  const long n = PyLong_AsLong(threads);
-  if (n == -1 && PyErr_Occurred()) { return false; }
-  if (n < 1) {
-    PyErr_SetString(PyExc_ValueError, "threads must be at least 1 (or None: one per core)");
-    return false;
-  }
-  out = unsigned(n);
-  return true;
-}
 
 void stream_dealloc(PyObject *self) {
   auto *s = reinterpret_cast<arrow_stream_object *>(self);
@@ -133,6 +118,21 @@ PyObject *schema_capsule_of(PyObject *schema, const ArrowSchema **out) {
 }
 
 } // namespace
+
+bool thread_count(PyObject *threads, unsigned &out) {
+  if (threads == Py_None) {
+    out = std::max(1u, std::thread::hardware_concurrency());
+    return true;
+  }
+  const long n = PyLong_AsLong(threads);
+  if (n == -1 && PyErr_Occurred()) { return false; }
+  if (n < 1) {
+    PyErr_SetString(PyExc_ValueError, "threads must be at least 1 (or None: one per core)");
+    return false;
+  }
+  out = unsigned(n);
+  return true;
+}
 
 namespace {
 

@@ -25,6 +25,7 @@ struct module_state {
   PyObject *decode_error = nullptr;        // simdbridge.JSONDecodeError, its subclass
   PyObject *stream_error = nullptr;        // simdbridge.StreamError, a JSONDecodeError
   PyObject *limit_error = nullptr;         // simdbridge.LimitError, a StreamError
+  PyObject *msgpack_error = nullptr;       // simdbridge.MessagePackError, a ValueError
   /** The limits set_limits() chose for every parser of the package, and their version. */
   simdbridge::parser_options limits;
   uint64_t limits_version = 0;
@@ -126,6 +127,13 @@ PyObject *loads_arrow(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *load_arrow_fd(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *dumpb_arrow(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *dump_arrow(PyObject *self, PyObject *args, PyObject *kwargs);
+
+/** threads=: None for one per core, else at least 1; false with an exception set. */
+bool thread_count(PyObject *threads, unsigned &out);
+
+// msgpack.cpp
+PyObject *json_to_msgpack(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *msgpack_to_json(PyObject *self, PyObject *args, PyObject *kwargs);
 
 // streams.cpp
 bool init_streams(PyObject *module);

@@ -158,8 +158,9 @@ PyObject *checksum(PyObject *, PyObject *args, PyObject *kwargs) {
 }
 
 PyObject *configure(PyObject *, PyObject *args) {
-  PyObject *decode_error, *stream_error, *limit_error;
-  if (!PyArg_ParseTuple(args, "OOO", &decode_error, &stream_error, &limit_error)) { return nullptr; }
+  PyObject *decode_error, *stream_error, *limit_error, *msgpack_error;
+  if (!PyArg_ParseTuple(args, "OOOO", &decode_error, &stream_error, &limit_error, &msgpack_error)) { return nullptr; }
+  Py_XSETREF(state.msgpack_error, Py_NewRef(msgpack_error));
   Py_XSETREF(state.decode_error, Py_NewRef(decode_error));
   Py_XSETREF(state.stream_error, Py_NewRef(stream_error));
   Py_XSETREF(state.limit_error, Py_NewRef(limit_error));
@@ -206,7 +207,14 @@ PyMethodDef methods[] = {
     {"checksum", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(checksum)), METH_VARARGS | METH_KEYWORDS,
      "checksum(data, *, stream=False): the checksum of ../shared/spec/checksum.md, of one document or of a\n"
      "stream of documents separated by white space. Raises StreamError with the byte offset."},
-    {"_configure", configure, METH_VARARGS, "Sets the exception classes (JSONDecodeError, StreamError, LimitError)."},
+    {"_configure", configure, METH_VARARGS,
+     "Sets the exception classes (JSONDecodeError, StreamError, LimitError, MessagePackError)."},
+    {"json_to_msgpack", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(json_to_msgpack)),
+     METH_VARARGS | METH_KEYWORDS, "json_to_msgpack(data, *, ndjson=False, block_size=1048576, threads=None): JSON as MessagePack bytes."},
+    {"msgpack_to_json", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(msgpack_to_json)),
+     METH_VARARGS | METH_KEYWORDS,
+     "msgpack_to_json(data, *, stream=False, validate_utf8=True, binary_as_base64=True, ext_as_null=False, "
+     "block_size=1048576, threads=None): MessagePack as compact JSON bytes."},
     {"loads_arrow", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(loads_arrow)), METH_VARARGS | METH_KEYWORDS,
      "loads_arrow(data, schema=None, *, block_size=1048576, error_on_unknown_fields=False, validate_skipped=True, threads=None): NDJSON "
      "as Arrow record batches."},

@@ -79,6 +79,12 @@ enum class error_code : int32_t {
   write_failed = SIMDBRIDGE_WRITE_FAILED,
   /** The input could not be read (a file's read failed). */
   read_failed = SIMDBRIDGE_READ_FAILED,
+  /** MessagePack that ends inside a value, or a length past the end of the input. */
+  msgpack_truncated = SIMDBRIDGE_MSGPACK_TRUNCATED,
+  /** A byte that starts no MessagePack value (0xc1, which the format reserves). */
+  msgpack_invalid = SIMDBRIDGE_MSGPACK_INVALID,
+  /** A MessagePack value with no JSON form under the options (an ext type, bin, a container as a map key). */
+  msgpack_unsupported = SIMDBRIDGE_MSGPACK_UNSUPPORTED,
 };
 
 /** A one-line English description of `code`, for error messages. Never null. */

@@ -5,6 +5,7 @@
 
 #include "simdbridge/error.h"
 #include "simdbridge/input.h"
+#include "simdbridge/msgpack.h"
 #include "simdbridge/parser.h"
 #include "simdbridge/result.h"
 #include "simdbridge/writer.h"

@@ -74,7 +74,10 @@ typedef enum simdbridge_error {
   SIMDBRIDGE_EXPECTED_ARRAY = 26,
   SIMDBRIDGE_STRING_TOO_LONG = 27,
   SIMDBRIDGE_WRITE_FAILED = 28,
-  SIMDBRIDGE_READ_FAILED = 29
+  SIMDBRIDGE_READ_FAILED = 29,
+  SIMDBRIDGE_MSGPACK_TRUNCATED = 30,
+  SIMDBRIDGE_MSGPACK_INVALID = 31,
+  SIMDBRIDGE_MSGPACK_UNSUPPORTED = 32
 } simdbridge_error;
 
 /**
@@ -269,6 +272,37 @@ int32_t simdbridge_arrow_to_ndjson(struct ArrowArrayStream *stream, uint32_t wri
 int32_t simdbridge_arrow_batch_to_ndjson(const struct ArrowSchema *schema, const struct ArrowArray *batch,
                                          uint32_t write_nulls, uint32_t threads, simdbridge_ndjson_sink sink,
                                          void *context, simdbridge_arrow_error *error);
+
+/** simdbridge_json_to_msgpack's and simdbridge_msgpack_to_json's flags. */
+#define SIMDBRIDGE_MSGPACK_NDJSON 1u          /* JSON in: NDJSON, one MessagePack value per document out */
+#define SIMDBRIDGE_MSGPACK_STREAM 2u          /* MessagePack in: a sequence of values, an NDJSON line each out */
+#define SIMDBRIDGE_MSGPACK_NO_UTF8_CHECK 4u   /* MessagePack in: strings not checked for UTF-8 */
+#define SIMDBRIDGE_MSGPACK_BINARY_AS_ERROR 8u /* MessagePack in: bin is an error, not a base64 string */
+#define SIMDBRIDGE_MSGPACK_EXT_AS_NULL 16u    /* MessagePack in: ext values (timestamps too) as null, not an error */
+
+/** What the MessagePack conversions write into their status_out[3]. */
+#define SIMDBRIDGE_MSGPACK_STATUS_SIZE 0     /* the bytes written; with SIMDBRIDGE_OUTPUT_TOO_SMALL, the bytes needed */
+#define SIMDBRIDGE_MSGPACK_STATUS_OFFSET 1   /* an error's byte offset in the input */
+#define SIMDBRIDGE_MSGPACK_STATUS_DOCUMENT 2 /* an error's document (a stream's, from 1) */
+
+/**
+ * JSON to MessagePack (json_to_msgpack, msgpack.h), read under `parser`'s limits, into `out`
+ * (`out_capacity` bytes); flags SIMDBRIDGE_MSGPACK_NDJSON; block_size 0 for 1 MiB; threads 0 or 1
+ * for the calling thread. Where the result does not fit, SIMDBRIDGE_OUTPUT_TOO_SMALL with the size
+ * needed: call again with that room.
+ */
+int32_t simdbridge_json_to_msgpack(simdbridge_parser *parser, const uint8_t *data, size_t length, size_t capacity,
+                                   uint32_t flags, uint64_t block_size, uint32_t threads, uint8_t *out,
+                                   size_t out_capacity, uint64_t *status_out);
+
+/**
+ * MessagePack to compact JSON (msgpack_to_json, msgpack.h) into `out`, as
+ * simdbridge_json_to_msgpack writes; max_depth 0 for SIMDBRIDGE_DEFAULT_MAX_DEPTH; flags
+ * SIMDBRIDGE_MSGPACK_STREAM, _NO_UTF8_CHECK, _BINARY_AS_ERROR, _EXT_AS_NULL.
+ */
+int32_t simdbridge_msgpack_to_json(uint32_t max_depth, const uint8_t *data, size_t length, uint32_t flags,
+                                   uint64_t block_size, uint32_t threads, uint8_t *out, size_t out_capacity,
+                                   uint64_t *status_out);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -33,6 +33,12 @@ Beyond json:
   RecordBatch, a polars DataFrame, anything with __arrow_c_stream__ or __arrow_c_array__) as
   NDJSON bytes, numbers and strings as dumpb writes them; dump_arrow(data, fp, ...) writes the
   same into a path or a binary file as it goes, never holding the whole output.
+- json_to_msgpack(data, *, ndjson=False, block_size=, threads=None): JSON as MessagePack bytes,
+  with no Python object built (msgpack.packb(json.loads(data))'s bytes, duplicate keys kept);
+  ndjson=True for one value per document of an NDJSON stream, on several threads.
+  msgpack_to_json(data, *, stream=False, validate_utf8=True, binary_as_base64=True,
+  ext_as_null=False, block_size=, threads=None): MessagePack as compact JSON bytes (stream=True:
+  a sequence of values in, an NDJSON line each out); malformed input is a MessagePackError.
 - dumpb(obj, /, default=None, option=None): what orjson.dumps returns (compact UTF-8 bytes),
   with orjson's option flags (OPT_INDENT_2, OPT_SORT_KEYS, OPT_NON_STR_KEYS, ...; the same
   values, so orjson's constants work too) and orjson's errors (JSONEncodeError, which is
@@ -62,17 +68,18 @@ Known differences from json:
 import os as _os
 from typing import IO as _IO, Any as _Any
 
-from ._errors import JSONDecodeError, LimitError, StreamError
+from ._errors import JSONDecodeError, LimitError, MessagePackError, StreamError
 from . import _core
-from ._core import (Array, ArrowStream, Object, checksum, dump_arrow, dumpb, dumpb_arrow, dumps, loads, loads_arrow, loads_many,
-                    parse, parse_many)
+from ._core import (Array, ArrowStream, Object, checksum, dump_arrow, dumpb, dumpb_arrow, dumps, json_to_msgpack, loads,
+                    loads_arrow, loads_many, msgpack_to_json, parse, parse_many)
 from collections.abc import Mapping as _Mapping, Sequence as _Sequence
 
-_core._configure(JSONDecodeError, StreamError, LimitError)
+_core._configure(JSONDecodeError, StreamError, LimitError, MessagePackError)
 _Mapping.register(Object)
 _Sequence.register(Array)
 
-__all__ = ["JSONDecodeError", "StreamError", "LimitError", "set_limits", "get_limits", "loads_arrow",
+__all__ = ["JSONDecodeError", "StreamError", "LimitError", "MessagePackError", "json_to_msgpack", "msgpack_to_json",
+           "set_limits", "get_limits", "loads_arrow",
            "load_arrow_file", "dumpb_arrow", "dump_arrow", "ArrowStream", "Object", "Array", "loads", "load", "load_file", "dumps",
            "dump", "parse", "parse_file", "loads_many", "parse_many", "checksum", "versions", "dumpb",
            "JSONEncodeError", "OPT_APPEND_NEWLINE", "OPT_INDENT_2", "OPT_NAIVE_UTC", "OPT_NON_STR_KEYS",

@@ -51,3 +51,18 @@ class LimitError(StreamError):
 
     def __reduce__(self):
         return self.__class__, (self._reason, self.doc, self.offset, self.document, self.limit)
+
+
+class MessagePackError(ValueError):
+    """Malformed MessagePack (truncated, a reserved byte, nesting past max_depth), or a value that
+    has no JSON form under msgpack_to_json's options: `offset` is the byte where it was found,
+    `document` the value's number in a stream (counting from 1)."""
+
+    def __init__(self, msg, offset, document):
+        super().__init__("%s at byte %d%s" % (msg, offset, " (value %d)" % document if document > 1 else ""))
+        self.msg = msg
+        self.offset = offset
+        self.document = document
+
+    def __reduce__(self):
+        return self.__class__, (self.msg, self.offset, self.document)

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+#ifndef SIMDBRIDGE_MSGPACK_H
+#define SIMDBRIDGE_MSGPACK_H
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "simdbridge/error.h"
+#include "simdbridge/input.h"
+#include "simdbridge/parser.h"
+
+namespace simdbridge {
+
+/**
+ * How a conversion between JSON and MessagePack is cut up and run. A stream (NDJSON in, or a
+ * sequence of MessagePack values in) is cut into blocks of about `block_size` bytes at document
+ * boundaries, and the blocks are converted on `threads` threads, each into its own buffer; the
+ * output is their concatenation in order, the same bytes for every thread count.
+ */
+struct msgpack_options {
+  /** msgpack_to_json: arrays and maps nest at most this deep (json_to_msgpack: the parser's limits apply). */
+  uint32_t max_depth = SIMDBRIDGE_DEFAULT_MAX_DEPTH;
+  size_t block_size = size_t(1) << 20;
+  unsigned threads = 1;
+  /** json_to_msgpack: the input is NDJSON (documents separated by white space), one value per document out. */
+  bool ndjson = false;
+  /** msgpack_to_json: the input is a sequence of values, written as NDJSON (a line each). */
+  bool stream = false;
+  /** msgpack_to_json: strings and keys must be UTF-8 (else error_code::invalid_utf8). */
+  bool validate_utf8 = true;
+  /** msgpack_to_json: bin values (and keys) as base64 strings; false: error_code::msgpack_unsupported. */
+  bool binary_as_base64 = true;
+  /** msgpack_to_json: ext values (timestamps included) as null; false: error_code::msgpack_unsupported. */
+  bool ext_as_null = false;
+};
+
+/** Where a conversion failed: the error (its offset in the whole input), and in which document (from 1). */
+struct msgpack_error {
+  error e;
+  uint64_t document = 0;
+  bool ok() const noexcept { return e.ok(); }
+};
+
+/**
+ * JSON to MessagePack, with no object built: the document is read onto a binding tape
+ * (tape.h) and written from it in the most compact encoding. Integers in the smallest integer
+ * form (positive ones unsigned, as msgpack-python packs them); integers past 64 bits and
+ * numbers past the double range as float64 (the nearest double, or infinity); every other
+ * number as float64; strings, arrays and maps with the smallest header for their size; keys in
+ * document order, duplicates kept. For a document without duplicate keys the bytes are those of
+ * msgpack.packb(json.loads(doc)). A string with a lone surrogate escape, which has no UTF-8, is
+ * error_code::unsupported_value. `out` is replaced by the result. `p` reads the documents on the
+ * calling thread, under its limits; other threads read theirs with parsers of the same options.
+ *
+ * Example:
+ *
+ *     simdbridge::parser p;
+ *     std::vector<uint8_t> packed;
+ *     simdbridge::msgpack_error e = simdbridge::json_to_msgpack(p, simdbridge::input::copy_of(R"({"a":[1,2.5]})"), {}, packed);
+ *     // packed: 81 a1 61 92 01 cb 40 04 00 00 00 00 00 00
+ */
+msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &options, std::vector<uint8_t> &out) noexcept;
+
+/**
+ * MessagePack to compact JSON (UTF-8, no white space): integers as decimals, floats in the
+ * shortest form that reads back (as Python's repr: 1.0, 1e-05), NaN and infinities as null,
+ * strings escaped as json.dumps(ensure_ascii=False) escapes them, bin as base64 strings, map
+ * keys that are not strings as strings (their JSON text: "1", "true", "null", "1.5"; bin as
+ * base64; an array or map as a key is error_code::msgpack_unsupported). Every length is checked
+ * against what the input holds before it is read or used: a truncated value is
+ * error_code::msgpack_truncated, the reserved byte 0xc1 error_code::msgpack_invalid, nesting past
+ * max_depth error_code::depth_limit, bytes after the value (not a stream)
+ * error_code::trailing_content; the output grows with what was read, never with a length the
+ * input claims. `out` is replaced by the result.
+ */
+msgpack_error msgpack_to_json(input in, const msgpack_options &options, std::vector<uint8_t> &out) noexcept;
+
+} // namespace simdbridge
+
+#endif // SIMDBRIDGE_MSGPACK_H

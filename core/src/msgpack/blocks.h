@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+// A stream cut into blocks at document boundaries and converted on several threads, each block
+// into its own buffer: what both directions of the MessagePack conversion share.
+#ifndef SIMDBRIDGE_SRC_MSGPACK_BLOCKS_H
+#define SIMDBRIDGE_SRC_MSGPACK_BLOCKS_H
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "simdbridge/msgpack.h"
+
+namespace simdbridge::internal {
+
+/** One block of a stream: its bytes [begin, end), what it converted to, and how it ended. */
+struct msgpack_block {
+  size_t begin = 0;
+  size_t end = 0;
+  uint64_t documents = 0; // converted (up to the error, where there is one)
+  std::vector<uint8_t> out;
+  msgpack_error failure;  // its document counted within the block, its offset in the whole input
+};
+
+/**
+ * Converts every block with `convert(block, worker)` on up to `threads` threads (worker: 0 for
+ * the calling thread, then 1, 2, ...), blocks taken in order; then joins their outputs into
+ * `out` in order and returns the first failure in input order (its document counted from the
+ * stream's start), or success.
+ */
+template <typename Convert>
+msgpack_error convert_blocks(std::vector<msgpack_block> &blocks, unsigned threads, std::vector<uint8_t> &out,
+                             Convert &&convert) {
+  const unsigned n = std::max(1u, std::min<unsigned>(threads, unsigned(blocks.size())));
+  std::atomic<size_t> next{0};
+  const auto run = [&](unsigned worker) {
+    for (size_t i; (i = next.fetch_add(1)) < blocks.size();) { convert(blocks[i], worker); }
+  };
+  if (n <= 1) {
+    run(0);
+  } else {
+    std::vector<std::thread> pool;
+    try {
+      for (unsigned t = 1; t < n; t++) { pool.emplace_back(run, t); }
+    } catch (...) { // no thread to be had: the threads made so far, and this one, do the work
+    }
+    run(0);
+    for (std::thread &t : pool) { t.join(); }
+  }
+  size_t total = 0;
+  uint64_t documents = 0;
+  for (msgpack_block &b : blocks) {
+    if (!b.failure.ok()) {
+      msgpack_error e = b.failure;
+      e.document += documents;
+      out.clear();
+      return e;
+    }
+    documents += b.documents;
+    total += b.out.size();
+  }
+  out.clear();
+  out.reserve(total);
+  for (msgpack_block &b : blocks) {
+    out.insert(out.end(), b.out.begin(), b.out.end());
+    std::vector<uint8_t>().swap(b.out);
+  }
+  return {};
+}
+
+} // namespace simdbridge::internal
+
+#endif // SIMDBRIDGE_SRC_MSGPACK_BLOCKS_H

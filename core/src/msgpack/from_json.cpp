@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: Apache-2.0
+// JSON to MessagePack: each document read onto a binding tape (parser::to_tape: validated, its
+// strings unescaped, its containers' counts known), then sized and written from the tape in two
+// linear passes, with no object built.
+#include <charconv>
+#include <memory>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "blocks.h"
+#include "simdbridge/msgpack.h"
+#include "simdbridge/tape.h"
+
+namespace simdbridge {
+namespace {
+
+inline tape_entry kind_of(uint64_t word) noexcept { return tape_entry(word >> 56); }
+
+/** The bytes of an integer in its smallest MessagePack form (positive ones unsigned, as msgpack-python packs them). */
+inline size_t int_size(int64_t v) noexcept {
+  if (v >= 0) { return v < 128 ? 1 : v < 256 ? 2 : v < 65536 ? 3 : v <= 0xFFFFFFFFll ? 5 : 9; }
+  return v >= -32 ? 1 : v >= -128 ? 2 : v >= -32768 ? 3 : v >= -2147483648ll ? 5 : 9;
+}
+
+/** The header's bytes for a string of n bytes, a container of n entries. */
+inline size_t str_header_size(uint64_t n) noexcept { return n < 32 ? 1 : n < 256 ? 2 : n < 65536 ? 3 : 5; }
+inline size_t container_header_size(uint64_t n) noexcept { return n < 16 ? 1 : n < 65536 ? 3 : 5; }
+
+inline uint8_t *put16(uint8_t *p, uint8_t tag, uint16_t v) noexcept {
+  p[0] = tag;
+  p[1] = uint8_t(v >> 8);
+  p[2] = uint8_t(v);
+  return p + 3;
+}
+inline uint8_t *put32(uint8_t *p, uint8_t tag, uint32_t v) noexcept {
+  p[0] = tag;
+  v = __builtin_bswap32(v);
+  std::memcpy(p + 1, &v, 4);
+  return p + 5;
+}
+inline uint8_t *put64(uint8_t *p, uint8_t tag, uint64_t v) noexcept {
+  p[0] = tag;
+  v = __builtin_bswap64(v);
+  std::memcpy(p + 1, &v, 8);
+  return p + 9;
+}
+
+inline uint8_t *put_int(uint8_t *p, int64_t v) noexcept {
+  if (v >= 0) {
+    if (v < 128) {
+      *p = uint8_t(v);
+      return p + 1;
+    }
+    if (v < 256) {
+      p[0] = 0xcc;
+      p[1] = uint8_t(v);
+      return p + 2;
+    }
+    if (v < 65536) { return put16(p, 0xcd, uint16_t(v)); }
+    if (v <= 0xFFFFFFFFll) { return put32(p, 0xce, uint32_t(v)); }
+    return put64(p, 0xcf, uint64_t(v));
+  }
+  if (v >= -32) {
+    *p = uint8_t(int8_t(v));
+    return p + 1;
+  }
+  if (v >= -128) {
+    p[0] = 0xd0;
+    p[1] = uint8_t(int8_t(v));
+    return p + 2;
+  }
+  if (v >= -32768) { return put16(p, 0xd1, uint16_t(int16_t(v))); }
+  if (v >= -2147483648ll) { return put32(p, 0xd2, uint32_t(int32_t(v))); }
+  return put64(p, 0xd3, uint64_t(v));
+}
+
+inline uint8_t *put_double(uint8_t *p, double d) noexcept {
+  uint64_t bits;
+  std::memcpy(&bits, &d, 8);
+  return put64(p, 0xcb, bits);
+}
+
+inline uint8_t *put_container(uint8_t *p, uint8_t fix, uint8_t tag16, uint32_t n) noexcept {
+  if (n < 16) {
+    *p = uint8_t(fix | n);
+    return p + 1;
+  }
+  if (n < 65536) { return put16(p, tag16, uint16_t(n)); }
+  return put32(p, uint8_t(tag16 + 1), n);
+}
+
+/**
+ * A number simdjson leaves to its token (tape_entry::big_number: an integer past 64 bits, a
+ * number past the double range) as the double Python's float() makes of it: the nearest, or
+ * an infinity, or a zero.
+ */
+double big_number_value(const uint8_t *token, size_t length) noexcept {
+  double d = 0;
+  const char *first = reinterpret_cast<const char *>(token);
+  const auto [end, ec] = std::from_chars(first, first + length, d);
+  if (ec == std::errc() && end == first + length) { return d; }
+  try { // out of range: strtod says which way (an infinity or a zero), on a NUL-terminated copy
+    const std::string text(first, length);
+    return std::strtod(text.c_str(), nullptr);
+  } catch (...) {
+    return HUGE_VAL;
+  }
+}
+
+/**
+ * Whether a float64 entry is JSON's "-0": an integer token (json.loads gives int 0), which
+ * simdjson puts on the tape as the double -0.0.
+ */
+inline bool negative_zero_integer(double d, const uint8_t *json, uint64_t offset, size_t size) noexcept {
+  if (d != 0 || !std::signbit(d)) { return false; }
+  const size_t next = offset + 2; // just past "-0"
+  return next >= size || (json[next] != '.' && json[next] != 'e' && json[next] != 'E');
+}
+
+/** A document on a binding tape, and the input it was read from (for number tokens). */
+struct tape_document {
+  const uint64_t *words;
+  size_t word_count;
+  const uint8_t *strings;
+  const uint8_t *json;
+  size_t json_size;
+
+  /** The MessagePack's size, or an error (a lone surrogate) at its string's offset. */
+  error size(size_t &total) const noexcept {
+    size_t n = 0;
+    for (size_t i = 0; i < word_count; i += 2) {
+      const uint64_t w0 = words[i], w1 = words[i + 1];
+      switch (kind_of(w0)) {
+      case tape_entry::object:
+      case tape_entry::array: n += container_header_size(uint32_t(w1)); break;
+      case tape_entry::string:
+        if (w0 & tape_lone_surrogate) { return {error_code::unsupported_value, w0 & tape_offset_mask}; }
+        n += str_header_size(uint32_t(w1)) + uint32_t(w1);
+        break;
+      case tape_entry::int64: n += int_size(int64_t(w1)); break;
+      case tape_entry::float64: {
+        double d;
+        std::memcpy(&d, &w1, 8);
+        n += negative_zero_integer(d, json, w0 & tape_offset_mask, json_size) ? 1 : 9;
+        break;
+      }
+      case tape_entry::uint64:
+      case tape_entry::big_number: n += 9; break;
+      default: n += 1; break; // true, false, null
+      }
+    }
+    total = n;
+    return {};
+  }
+
+  /** Writes the MessagePack (size() bytes) at p. */
+  void write(uint8_t *p) const noexcept {
+    for (size_t i = 0; i < word_count; i += 2) {
+      const uint64_t w0 = words[i], w1 = words[i + 1];
+      switch (kind_of(w0)) {
+      case tape_entry::object: p = put_container(p, 0x80, 0xde, uint32_t(w1)); break;
+      case tape_entry::array: p = put_container(p, 0x90, 0xdc, uint32_t(w1)); break;
+      case tape_entry::string: {
+        const uint32_t n = uint32_t(w1);
+        if (n < 32) {
+          *p++ = uint8_t(0xa0 | n);
+        } else if (n < 256) {
+          p[0] = 0xd9;
+          p[1] = uint8_t(n);
+          p += 2;
+        } else if (n < 65536) {
+          p = put16(p, 0xda, uint16_t(n));
+        } else {
+          p = put32(p, 0xdb, n);
+        }
+        std::memcpy(p, strings + (w1 >> 32), n);
+        p += n;
+        break;
+      }
+      case tape_entry::int64: p = put_int(p, int64_t(w1)); break;
+      case tape_entry::uint64: p = put64(p, 0xcf, w1); break;
+      case tape_entry::float64: {
+        double d;
+        std::memcpy(&d, &w1, 8);
+        if (negative_zero_integer(d, json, w0 & tape_offset_mask, json_size)) {
+          *p++ = 0;
+        } else {
+          p = put_double(p, d);
+        }
+        break;
+      }
+      case tape_entry::big_number:
+        p = put_double(p, big_number_value(json + (w0 & tape_offset_mask), size_t(w1)));
+        break;
+      case tape_entry::true_value: *p++ = 0xc3; break;
+      case tape_entry::false_value: *p++ = 0xc2; break;
+      default: *p++ = 0xc0; break;
+      }
+    }
+  }
+};
+
+/** One thread's parser and tape, reused from document to document. */
+struct converter {
+  parser &p;
+  std::vector<uint64_t> words;
+  std::vector<uint8_t> strings;
+
+  explicit converter(parser &parser_) : p(parser_) {}
+
+  /** Appends the document `in` (whose bytes are `json`) as MessagePack to `out`. */
+  error append(input in, std::vector<uint8_t> &out) {
+    if (words.empty()) {
+      words.resize(std::max<size_t>(64, in.size / 2));
+      strings.resize(std::max<size_t>(64, in.size + 16));
+    }
+    tape_buffer tape{words.data(), words.size(), strings.data(), strings.size()};
+    error e = p.to_tape(in, tape);
+    if (e.code == error_code::output_too_small) {
+      words.resize(std::max(tape.words_used + 16, words.size()));
+      strings.resize(std::max(tape.strings_used + 16, strings.size()));
+      tape = tape_buffer{words.data(), words.size(), strings.data(), strings.size()};
+      e = p.to_tape(in, tape);
+    }
+    if (!e.ok()) { return e; }
+    const tape_document doc{words.data(), tape.words_used, strings.data(), in.data, in.size};
+    size_t n = 0;
+    if (error s = doc.size(n); !s.ok()) { return s; }
+    const size_t at = out.size();
+    out.resize(at + n);
+    doc.write(out.data() + at);
+    return {};
+  }
+};
+
+inline bool is_space(uint8_t c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+/**
+ * The documents of an NDJSON block [begin, end) of `in`, a line each (lines of white space
+ * skipped), appended to the block's output. Each line is read in place where the input's
+ * padding lies past it.
+ */
+void convert_lines(converter &c, input in, internal::msgpack_block &b) {
+  size_t pos = b.begin;
+  while (pos < b.end) {
+    const void *nl = std::memchr(in.data + pos, '\n', b.end - pos);
+    const size_t line_end = nl ? size_t(static_cast<const uint8_t *>(nl) - in.data) : b.end;
+    size_t first = pos;
+    while (first < line_end && is_space(in.data[first])) { first++; }
+    if (first < line_end) {
+      const input line{in.data + pos, line_end - pos, in.capacity - pos};
+      const error e = c.append(line, b.out);
+      if (!e.ok()) {
+        b.failure = {{e.code, e.offset + pos}, b.documents + 1};
+        return;
+      }
+      b.documents++;
+    }
+    pos = nl ? line_end + 1 : b.end;
+  }
+}
+
+/** An NDJSON input cut into blocks of about `size` bytes, each ending just past a newline (or at the end). */
+std::vector<internal::msgpack_block> line_blocks(input in, size_t size) {
+  std::vector<internal::msgpack_block> blocks;
+  size = std::max<size_t>(size, 1);
+  for (size_t begin = 0; begin < in.size;) {
+    size_t end = in.size - begin > size ? begin + size : in.size;
+    if (end < in.size) {
+      const void *nl = std::memchr(in.data + end, '\n', in.size - end);
+      end = nl ? size_t(static_cast<const uint8_t *>(nl) - in.data) + 1 : in.size;
+    }
+    internal::msgpack_block b;
+    b.begin = begin;
+    b.end = end;
+    blocks.push_back(std::move(b));
+    begin = end;
+  }
+  return blocks;
+}
+
+} // namespace
+
+msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &options, std::vector<uint8_t> &out) noexcept {
+  if (!in.well_formed()) { return {{error_code::invalid_argument, 0}, 0}; }
+  try {
+    out.clear();
+    if (!options.ndjson) {
+      converter c(p);
+      const error e = c.append(in, out);
+      if (!e.ok()) { return {e, 1}; }
+      return {};
+    }
+    std::vector<internal::msgpack_block> blocks = line_blocks(in, options.block_size);
+    const size_t threads = std::min<size_t>(std::max(1u, options.threads), std::max<size_t>(blocks.size(), 1));
+    std::vector<std::unique_ptr<parser>> parsers(threads); // [0] stays empty: the calling thread's is p
+    std::vector<std::unique_ptr<converter>> converters(threads);
+    converters[0] = std::make_unique<converter>(p);
+    for (size_t t = 1; t < threads; t++) {
+      parsers[t] = std::make_unique<parser>(p.options());
+      converters[t] = std::make_unique<converter>(*parsers[t]);
+    }
+    return internal::convert_blocks(blocks, unsigned(threads), out, [&](internal::msgpack_block &b, unsigned worker) {
+      try {
+        convert_lines(*converters[worker], in, b);
+      } catch (const std::bad_alloc &) {
+        b.failure = {{error_code::out_of_memory, b.begin}, b.documents + 1};
+      }
+    });
+  } catch (const std::bad_alloc &) {
+    out.clear();
+    return {{error_code::out_of_memory, 0}, 0};
+  }
+}
+
+} // namespace simdbridge

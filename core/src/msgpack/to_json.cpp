@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: Apache-2.0
+// MessagePack to compact JSON in one pass, with an explicit stack (no recursion), every length
+// checked against the bytes left before it is read or used. A stream of values is cut into
+// blocks at value boundaries by a skim (headers only) and the blocks converted on threads.
+#include <cmath>
+#include <cstring>
+
+#include <simdjson.h>
+
+#include "blocks.h"
+#include "simdbridge/msgpack.h"
+#include "simdbridge/writer.h"
+
+namespace simdbridge {
+namespace {
+
+/** The output, grown as it is written (never by what a header claims). */
+class json_out {
+public:
+  explicit json_out(std::vector<uint8_t> &v) : v_(v), pos_(v.size()) {}
+  /** Room for n more bytes: where to write them. */
+  uint8_t *room(size_t n) {
+    if (pos_ + n > v_.size()) { v_.resize(std::max(v_.size() * 2, pos_ + n + 256)); }
+    return v_.data() + pos_;
+  }
+  void advance(size_t n) noexcept { pos_ += n; }
+  void put(uint8_t c) {
+    *room(1) = c;
+    pos_++;
+  }
+  void put(const char *s, size_t n) {
+    std::memcpy(room(n), s, n);
+    pos_ += n;
+  }
+  void finish() { v_.resize(pos_); }
+
+private:
+  std::vector<uint8_t> &v_;
+  size_t pos_;
+};
+
+inline uint16_t be16(const uint8_t *p) noexcept { return uint16_t(p[0] << 8 | p[1]); }
+inline uint32_t be32(const uint8_t *p) noexcept {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return __builtin_bswap32(v);
+}
+inline uint64_t be64(const uint8_t *p) noexcept {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return __builtin_bswap64(v);
+}
+
+constexpr char base64_digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** Bytes as a quoted base64 string (RFC 4648, padded: Python's base64.b64encode). */
+void put_base64(json_out &out, const uint8_t *p, size_t n) {
+  uint8_t *t = out.room(4 * ((n + 2) / 3) + 2), *start = t;
+  *t++ = '"';
+  size_t i = 0;
+  for (; i + 3 <= n; i += 3) {
+    const uint32_t v = uint32_t(p[i]) << 16 | uint32_t(p[i + 1]) << 8 | p[i + 2];
+    t[0] = uint8_t(base64_digits[v >> 18]);
+    t[1] = uint8_t(base64_digits[(v >> 12) & 63]);
+    t[2] = uint8_t(base64_digits[(v >> 6) & 63]);
+    t[3] = uint8_t(base64_digits[v & 63]);
+    t += 4;
+  }
+  if (i < n) {
+    const uint32_t v = uint32_t(p[i]) << 16 | (i + 1 < n ? uint32_t(p[i + 1]) << 8 : 0);
+    t[0] = uint8_t(base64_digits[v >> 18]);
+    t[1] = uint8_t(base64_digits[(v >> 12) & 63]);
+    t[2] = i + 1 < n ? uint8_t(base64_digits[(v >> 6) & 63]) : '=';
+    t[3] = '=';
+    t += 4;
+  }
+  *t++ = '"';
+  out.advance(size_t(t - start));
+}
+
+void put_unsigned(json_out &out, uint64_t v, bool quoted) {
+  uint8_t *t = out.room(26), *start = t;
+  if (quoted) { *t++ = '"'; }
+  t += write_decimal_digits(v, reinterpret_cast<char *>(t));
+  if (quoted) { *t++ = '"'; }
+  out.advance(size_t(t - start));
+}
+
+void put_signed(json_out &out, int64_t v, bool quoted) {
+  if (v >= 0) { return put_unsigned(out, uint64_t(v), quoted); }
+  uint8_t *t = out.room(27), *start = t;
+  if (quoted) { *t++ = '"'; }
+  *t++ = '-';
+  t += write_decimal_digits(uint64_t(0) - uint64_t(v), reinterpret_cast<char *>(t));
+  if (quoted) { *t++ = '"'; }
+  out.advance(size_t(t - start));
+}
+
+/** A float as Python's repr writes it (1.0, 1e-05); NaN and the infinities as null. */
+void put_double(json_out &out, double d, bool quoted) {
+  if (!std::isfinite(d)) {
+    out.put(quoted ? "\"null\"" : "null", quoted ? 6 : 4);
+    return;
+  }
+  uint8_t *t = out.room(52), *start = t;
+  if (quoted) { *t++ = '"'; }
+  t += write_double(d, reinterpret_cast<char *>(t), -3, true);
+  if (quoted) { *t++ = '"'; }
+  out.advance(size_t(t - start));
+}
+
+/** An open array or map: the entries left (a map's keys and values counted apart), and its kind. */
+struct frame {
+  uint64_t left;
+  bool map;
+};
+
+/** Converts MessagePack values to JSON, one at a time. */
+class converter {
+public:
+  converter(const uint8_t *data, size_t size, const msgpack_options &options)
+      : data_(data), size_(size), o_(options) {}
+
+  /** The value at `pos` as JSON into `out`; `pos` moves past it. An error where it is not one. */
+  error value(size_t &pos, json_out &out) {
+    stack_.clear();
+    size_t p = pos;
+    while (true) {
+      const bool key = !stack_.empty() && stack_.back().map && (stack_.back().left & 1) == 0;
+      bool opened = false;
+      if (error e = item(p, out, key, opened); !e.ok()) { return e; }
+      if (opened) { continue; } // a non-empty container: its first entry next
+      // A value is complete: close what it completes, or write the separator before the next.
+      while (!stack_.empty()) {
+        frame &f = stack_.back();
+        if (--f.left == 0) {
+          out.put(f.map ? '}' : ']');
+          stack_.pop_back();
+          continue;
+        }
+        out.put(f.map && (f.left & 1) == 1 ? ':' : ',');
+        break;
+      }
+      if (stack_.empty()) { break; }
+    }
+    pos = p;
+    return {};
+  }
+
+private:
+  error truncated(size_t at) const noexcept { return {error_code::msgpack_truncated, at}; }
+
+  /** Whether n bytes are left from p. */
+  bool has(size_t p, uint64_t n) const noexcept { return n <= size_ - p; }
+
+  /** Opens an array or map of n entries (2n items for a map), or writes an empty one. */
+  error open(size_t at, size_t p, uint64_t n, bool map, json_out &out, bool key, bool &opened) {
+    if (key) { return {error_code::msgpack_unsupported, at}; }
+    if (stack_.size() + 1 > o_.max_depth) { return {error_code::depth_limit, at}; }
+    const uint64_t items = map ? 2 * n : n;
+    if (!has(p, items)) { return truncated(at); } // every item takes a byte at least
+    if (n == 0) {
+      out.put(map ? "{}" : "[]", 2);
+      return {};
+    }
+    out.put(map ? '{' : '[');
+    stack_.push_back({items, map});
+    opened = true;
+    return {};
+  }
+
+  error string(size_t at, size_t &p, uint64_t n, json_out &out) {
+    if (!has(p, n)) { return truncated(at); }
+    const uint8_t *s = data_ + p;
+    if (o_.validate_utf8 && !simdjson::validate_utf8(reinterpret_cast<const char *>(s), n)) {
+      return {error_code::invalid_utf8, at};
+    }
+    uint8_t *t = out.room(json_string_capacity_utf8(n));
+    out.advance(write_json_string_utf8(s, n, t));
+    p += n;
+    return {};
+  }
+
+  error binary(size_t at, size_t &p, uint64_t n, json_out &out) {
+    if (!has(p, n)) { return truncated(at); }
+    if (!o_.binary_as_base64) { return {error_code::msgpack_unsupported, at}; }
+    put_base64(out, data_ + p, n);
+    p += n;
+    return {};
+  }
+
+  /** An ext value of n data bytes (its type byte at p). */
+  error ext(size_t at, size_t &p, uint64_t n, json_out &out, bool key) {
+    if (!has(p, n + 1)) { return truncated(at); }
+    if (!o_.ext_as_null) { return {error_code::msgpack_unsupported, at}; }
+    out.put(key ? "\"null\"" : "null", key ? 6 : 4);
+    p += n + 1;
+    return {};
+  }
+
+  /** The item at p (a map key where `key`): written, or opened (a non-empty container). */
+  error item(size_t &p, json_out &out, bool key, bool &opened) {
+    const size_t at = p;
+    if (p >= size_) { return truncated(at); }
+    const uint8_t b = data_[p++];
+    if (b <= 0x7f) {
+      put_unsigned(out, b, key);
+      return {};
+    }
+    if (b >= 0xe0) {
+      put_signed(out, int8_t(b), key);
+      return {};
+    }
+    if (b <= 0x8f) { return open(at, p, b & 0x0f, true, out, key, opened); }
+    if (b <= 0x9f) { return open(at, p, b & 0x0f, false, out, key, opened); }
+    if (b <= 0xbf) { return string(at, p, b & 0x1f, out); }
+    // The fixed widths that follow each tag (0xc0 to 0xdf), for the bounds check below.
+    static constexpr uint8_t follows[32] = {0, 0, 0, 0, 1, 2, 4, 1, 2, 4, 4, 8, 1, 2, 4, 8,
+                                            1, 2, 4, 8, 1, 1, 1, 1, 1, 1, 2, 4, 2, 4, 2, 4};
+    if (!has(p, follows[b - 0xc0])) { return truncated(at); }
+    const uint8_t *q = data_ + p;
+    p += follows[b - 0xc0];
+    switch (b) {
+    case 0xc0: out.put(key ? "\"null\"" : "null", key ? 6 : 4); return {};
+    case 0xc1: return {error_code::msgpack_invalid, at};
+    case 0xc2: out.put(key ? "\"false\"" : "false", key ? 7 : 5); return {};
+    case 0xc3: out.put(key ? "\"true\"" : "true", key ? 6 : 4); return {};
+    case 0xc4: return binary(at, p, q[0], out);
+    case 0xc5: return binary(at, p, be16(q), out);
+    case 0xc6: return binary(at, p, be32(q), out);
+    case 0xc7: return ext(at, p, q[0], out, key);
+    case 0xc8: return ext(at, p, be16(q), out, key);
+    case 0xc9: return ext(at, p, be32(q), out, key);
+    case 0xca: {
+      const uint32_t bits = be32(q);
+      float f;
+      std::memcpy(&f, &bits, 4);
+      put_double(out, double(f), key);
+      return {};
+    }
+    case 0xcb: {
+      const uint64_t bits = be64(q);
+      double d;
+      std::memcpy(&d, &bits, 8);
+      put_double(out, d, key);
+      return {};
+    }
+    case 0xcc: put_unsigned(out, q[0], key); return {};
+    case 0xcd: put_unsigned(out, be16(q), key); return {};
+    case 0xce: put_unsigned(out, be32(q), key); return {};
+    case 0xcf: put_unsigned(out, be64(q), key); return {};
+    case 0xd0: put_signed(out, int8_t(q[0]), key); return {};
+    case 0xd1: put_signed(out, int16_t(be16(q)), key); return {};
+    case 0xd2: put_signed(out, int32_t(be32(q)), key); return {};
+    case 0xd3: put_signed(out, int64_t(be64(q)), key); return {};
+    case 0xd4: p -= 1; return ext(at, p, 1, out, key); // fixext: the type byte counted by ext()
+    case 0xd5: p -= 1; return ext(at, p, 2, out, key);
+    case 0xd6: p -= 1; return ext(at, p, 4, out, key);
+    case 0xd7: p -= 1; return ext(at, p, 8, out, key);
+    case 0xd8: p -= 1; return ext(at, p, 16, out, key);
+    case 0xd9: return string(at, p, q[0], out);
+    case 0xda: return string(at, p, be16(q), out);
+    case 0xdb: return string(at, p, be32(q), out);
+    case 0xdc: return open(at, p, be16(q), false, out, key, opened);
+    case 0xdd: return open(at, p, be32(q), false, out, key, opened);
+    case 0xde: return open(at, p, be16(q), true, out, key, opened);
+    default: return open(at, p, be32(q), true, out, key, opened); // 0xdf
+    }
+  }
+
+  const uint8_t *data_;
+  size_t size_;
+  const msgpack_options &o_;
+  std::vector<frame> stack_;
+};
+
+/**
+ * Skims the value at p (its headers only; no depth limit needed, as nothing recurses): p moves
+ * past it. An error where it is truncated or holds 0xc1.
+ */
+error skim(const uint8_t *data, size_t size, size_t &p) noexcept {
+  const size_t at = p;
+  uint64_t pending = 1;
+  while (pending > 0) {
+    if (p >= size) { return {error_code::msgpack_truncated, at}; }
+    const uint8_t b = data[p++];
+    pending--;
+    uint64_t skip = 0, items = 0;
+    const size_t left = size - p;
+    const auto need = [&](size_t n) { return n <= left; };
+    if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3) {
+    } else if (b <= 0x8f) {
+      items = 2 * uint64_t(b & 0x0f);
+    } else if (b <= 0x9f) {
+      items = b & 0x0f;
+    } else if (b <= 0xbf) {
+      skip = b & 0x1f;
+    } else {
+      switch (b) {
+      case 0xc1: return {error_code::msgpack_invalid, p - 1};
+      case 0xc4: case 0xd9: if (!need(1)) { return {error_code::msgpack_truncated, at}; } skip = 1 + data[p]; break;
+      case 0xc5: case 0xda: if (!need(2)) { return {error_code::msgpack_truncated, at}; } skip = 2 + uint64_t(be16(data + p)); break;
+      case 0xc6: case 0xdb: if (!need(4)) { return {error_code::msgpack_truncated, at}; } skip = 4 + uint64_t(be32(data + p)); break;
+      case 0xc7: if (!need(1)) { return {error_code::msgpack_truncated, at}; } skip = 2 + uint64_t(data[p]); break;
+      case 0xc8: if (!need(2)) { return {error_code::msgpack_truncated, at}; } skip = 3 + uint64_t(be16(data + p)); break;
+      case 0xc9: if (!need(4)) { return {error_code::msgpack_truncated, at}; } skip = 5 + uint64_t(be32(data + p)); break;
+      case 0xca: skip = 4; break;
+      case 0xcb: skip = 8; break;
+      case 0xcc: case 0xd0: skip = 1; break;
+      case 0xcd: case 0xd1: skip = 2; break;
+      case 0xce: case 0xd2: skip = 4; break;
+      case 0xcf: case 0xd3: skip = 8; break;
+      case 0xd4: skip = 2; break;
+      case 0xd5: skip = 3; break;
+      case 0xd6: skip = 5; break;
+      case 0xd7: skip = 9; break;
+      case 0xd8: skip = 17; break;
+      case 0xdc: if (!need(2)) { return {error_code::msgpack_truncated, at}; } skip = 2; items = be16(data + p); break;
+      case 0xdd: if (!need(4)) { return {error_code::msgpack_truncated, at}; } skip = 4; items = be32(data + p); break;
+      case 0xde: if (!need(2)) { return {error_code::msgpack_truncated, at}; } skip = 2; items = 2 * uint64_t(be16(data + p)); break;
+      default: if (!need(4)) { return {error_code::msgpack_truncated, at}; } skip = 4; items = 2 * uint64_t(be32(data + p)); break; // 0xdf
+      }
+    }
+    if (skip > left) { return {error_code::msgpack_truncated, at}; }
+    p += skip;
+    pending += items;
+    if (pending > size - p) { return {error_code::msgpack_truncated, at}; } // a byte per item at least
+  }
+  return {};
+}
+
+/** The values of [b.begin, b.end) as NDJSON lines into the block's output. */
+void convert_values(const uint8_t *data, size_t size, const msgpack_options &options, internal::msgpack_block &b) {
+  converter c(data, b.end, options);
+  json_out out(b.out);
+  size_t p = b.begin;
+  while (p < b.end) {
+    const error e = c.value(p, out);
+    if (!e.ok()) {
+      b.failure = {e, b.documents + 1};
+      break;
+    }
+    out.put('\n');
+    b.documents++;
+  }
+  out.finish();
+  (void)size;
+}
+
+} // namespace
+
+msgpack_error msgpack_to_json(input in, const msgpack_options &options, std::vector<uint8_t> &out) noexcept {
+  if (!in.well_formed()) { return {{error_code::invalid_argument, 0}, 0}; }
+  try {
+    out.clear();
+    if (!options.stream) {
+      if (in.size == 0) { return {{error_code::empty_input, 0}, 1}; }
+      converter c(in.data, in.size, options);
+      json_out o(out);
+      size_t p = 0;
+      const error e = c.value(p, o);
+      o.finish();
+      if (!e.ok()) {
+        out.clear();
+        return {e, 1};
+      }
+      if (p != in.size) {
+        out.clear();
+        return {{error_code::trailing_content, p}, 1};
+      }
+      return {};
+    }
+    // Blocks of about block_size bytes, cut at value boundaries found by skimming; a value the
+    // skim finds broken ends the blocks, and its error stands unless an earlier one is found.
+    std::vector<internal::msgpack_block> blocks;
+    msgpack_error skimmed;
+    uint64_t values = 0;
+    const size_t step = std::max<size_t>(options.block_size, 1);
+    size_t begin = 0, p = 0;
+    while (p < in.size) {
+      const size_t start = p;
+      if (error e = skim(in.data, in.size, p); !e.ok()) {
+        skimmed = {e, values + 1};
+        p = start;
+        break;
+      }
+      values++;
+      if (p - begin >= step) {
+        internal::msgpack_block b;
+        b.begin = begin;
+        b.end = p;
+        blocks.push_back(std::move(b));
+        begin = p;
+      }
+    }
+    if (p > begin) {
+      internal::msgpack_block b;
+      b.begin = begin;
+      b.end = p;
+      blocks.push_back(std::move(b));
+    }
+    const msgpack_error e = internal::convert_blocks(blocks, options.threads, out, [&](internal::msgpack_block &b, unsigned) {
+      try {
+        convert_values(in.data, in.size, options, b);
+      } catch (const std::bad_alloc &) {
+        b.failure = {{error_code::out_of_memory, b.begin}, b.documents + 1};
+      }
+    });
+    if (!e.ok()) { return e; }
+    if (!skimmed.ok()) {
+      out.clear();
+      return skimmed;
+    }
+    return {};
+  } catch (const std::bad_alloc &) {
+    out.clear();
+    return {{error_code::out_of_memory, 0}, 0};
+  }
+}
+
+} // namespace simdbridge

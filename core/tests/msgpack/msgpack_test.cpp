@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: Apache-2.0
+// JSON to MessagePack and back: the encodings byte for byte, the corpus round trip, streams on
+// any number of threads, and hostile MessagePack (truncations, bad bytes, length claims, nesting).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "simdbridge/msgpack.h"
+#include "test_support.h"
+
+namespace simdbridge {
+namespace {
+
+/** The bytes of hex digits, spaces between them ignored. */
+std::string from_hex(std::string hex) {
+  hex.erase(std::remove(hex.begin(), hex.end(), ' '), hex.end());
+  return test::from_hex(hex);
+}
+
+std::string packed(const std::string &json, msgpack_options o = {}) {
+  parser p;
+  std::vector<uint8_t> out;
+  const msgpack_error e = json_to_msgpack(p, input::copy_of(json), o, out);
+  EXPECT_TRUE(e.ok()) << json << ": " << e.e.message() << " at " << e.e.offset;
+  return std::string(out.begin(), out.end());
+}
+
+std::string hex(const std::string &bytes) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out;
+}
+
+std::string unpacked(const std::string &msgpack, msgpack_options o = {}) {
+  std::vector<uint8_t> out;
+  const msgpack_error e = msgpack_to_json(input::copy_of(msgpack), o, out);
+  EXPECT_TRUE(e.ok()) << hex(msgpack) << ": " << e.e.message() << " at " << e.e.offset;
+  return std::string(out.begin(), out.end());
+}
+
+msgpack_error unpack_error(const std::string &msgpack, msgpack_options o = {}) {
+  std::vector<uint8_t> out;
+  const msgpack_error e = msgpack_to_json(input::copy_of(msgpack), o, out);
+  EXPECT_TRUE(out.empty() || e.ok());
+  return e;
+}
+
+TEST(JsonToMsgpack, IntegersTakeTheirSmallestForm) {
+  // As msgpack.packb(json.loads(x)) writes them: positive integers unsigned.
+  const std::pair<const char *, const char *> cases[] = {
+      {"0", "00"},
+      {"127", "7f"},
+      {"128", "cc80"},
+      {"255", "ccff"},
+      {"256", "cd0100"},
+      {"65535", "cdffff"},
+      {"65536", "ce00010000"},
+      {"4294967295", "ceffffffff"},
+      {"4294967296", "cf0000000100000000"},
+      {"9223372036854775807", "cf7fffffffffffffff"},
+      {"9223372036854775808", "cf8000000000000000"},
+      {"18446744073709551615", "cfffffffffffffffff"},
+      {"-1", "ff"},
+      {"-32", "e0"},
+      {"-33", "d0df"},
+      {"-128", "d080"},
+      {"-129", "d1ff7f"},
+      {"-32768", "d18000"},
+      {"-32769", "d2ffff7fff"},
+      {"-2147483648", "d280000000"},
+      {"-2147483649", "d3ffffffff7fffffff"},
+      {"-9223372036854775808", "d38000000000000000"},
+      {"-0", "00"}, // json.loads gives int 0
+  };
+  for (const auto &[json, expected] : cases) { EXPECT_EQ(hex(packed(json)), expected) << json; }
+}
+
+TEST(JsonToMsgpack, OtherNumbersAreFloat64) {
+  EXPECT_EQ(hex(packed("1.0")), "cb3ff0000000000000");
+  EXPECT_EQ(hex(packed("-0.0")), "cb8000000000000000");
+  EXPECT_EQ(hex(packed("2.5e0")), "cb4004000000000000");
+  EXPECT_EQ(hex(packed("1e400")), "cb7ff0000000000000");  // past the double range: inf, as float()
+  EXPECT_EQ(hex(packed("-1e400")), "cbfff0000000000000");
+  EXPECT_EQ(hex(packed("18446744073709551616")), "cb43f0000000000000"); // 2^64: past 64 bits
+  EXPECT_EQ(hex(packed("-9223372036854775809")), "cbc3e0000000000000");
+}
+
+TEST(JsonToMsgpack, StringsAndContainersTakeTheSmallestHeader) {
+  const auto str = [](size_t n) { return "\"" + std::string(n, 'x') + "\""; };
+  EXPECT_EQ(hex(packed(str(0))), "a0");
+  EXPECT_EQ(hex(packed(str(31))).substr(0, 2), "bf");
+  EXPECT_EQ(hex(packed(str(32))).substr(0, 4), "d920");
+  EXPECT_EQ(hex(packed(str(255))).substr(0, 4), "d9ff");
+  EXPECT_EQ(hex(packed(str(256))).substr(0, 6), "da0100");
+  EXPECT_EQ(hex(packed(str(65535))).substr(0, 6), "daffff");
+  EXPECT_EQ(hex(packed(str(65536))).substr(0, 10), "db00010000");
+  EXPECT_EQ(packed(str(65536)).size(), 65536u + 5);
+  const auto array = [](size_t n) {
+    std::string s = "[";
+    for (size_t i = 0; i < n; i++) { s += i ? ",0" : "0"; }
+    return s + "]";
+  };
+  EXPECT_EQ(hex(packed(array(0))), "90");
+  EXPECT_EQ(hex(packed(array(15))).substr(0, 2), "9f");
+  EXPECT_EQ(hex(packed(array(16))).substr(0, 6), "dc0010");
+  EXPECT_EQ(hex(packed(array(65535))).substr(0, 6), "dcffff");
+  EXPECT_EQ(hex(packed(array(65536))).substr(0, 10), "dd00010000");
+  std::string object = "{";
+  for (int i = 0; i < 16; i++) { object += (i ? ",\"" : "\"") + std::to_string(i) + "\":null"; }
+  EXPECT_EQ(hex(packed(object + "}")).substr(0, 8), "de0010a1");
+  EXPECT_EQ(hex(packed(R"({"a":[1,2.5],"b":{"c":true,"d":false,"e":null},"é":"\u00e9\n"})")),
+            "83a16192" "01" "cb4004000000000000" "a16283a163c3a164c2a165c0" "a2c3a9" "a3c3a90a");
+}
+
+TEST(JsonToMsgpack, DuplicateKeysAreKeptInOrder) {
+  EXPECT_EQ(hex(packed(R"({"a":1,"b":2,"a":3})")), "83a16101a16202a16103");
+}
+
+TEST(JsonToMsgpack, ErrorsHaveTheirOffsets) {
+  parser p;
+  std::vector<uint8_t> out;
+  msgpack_error e = json_to_msgpack(p, input::copy_of(R"({"a":})"), {}, out);
+  EXPECT_EQ(e.e.code, error_code::expected_value);
+  EXPECT_EQ(e.e.offset, 5u);
+  EXPECT_EQ(e.document, 1u);
+  // A lone surrogate has no UTF-8, so no MessagePack string (msgpack-python refuses it too).
+  e = json_to_msgpack(p, input::copy_of(R"(["ok","\ud800"])"), {}, out);
+  EXPECT_EQ(e.e.code, error_code::unsupported_value);
+  EXPECT_EQ(e.e.offset, 6u);
+  EXPECT_TRUE(out.empty());
+  // The parser's limits apply.
+  parser shallow(parser_options{2});
+  e = json_to_msgpack(shallow, input::copy_of("[[[1]]]"), {}, out);
+  EXPECT_EQ(e.e.code, error_code::depth_limit);
+}
+
+TEST(JsonToMsgpack, NdjsonIsAValuePerLineOnAnyNumberOfThreads) {
+  std::string ndjson;
+  std::string expected;
+  for (int i = 0; i < 3000; i++) {
+    const std::string line = "{\"i\":" + std::to_string(i) + ",\"s\":\"" + std::string(size_t(i % 40), 'y') + "\"}";
+    ndjson += line + (i % 7 == 0 ? "\r\n\n  \n" : "\n");
+    expected += packed(line);
+  }
+  for (unsigned threads : {1u, 2u, 4u}) {
+    for (size_t block : {size_t(1), size_t(100), size_t(4096), size_t(1) << 20}) {
+      msgpack_options o;
+      o.ndjson = true;
+      o.threads = threads;
+      o.block_size = block;
+      EXPECT_EQ(packed(ndjson, o), expected) << threads << " threads, blocks of " << block;
+    }
+  }
+  // The first error in input order wins, whatever thread found it, with its document and offset.
+  std::string bad = ndjson;
+  const size_t at = bad.find("{\"i\":2500,");
+  bad[at + 5] = 'x';
+  for (unsigned threads : {1u, 3u}) {
+    parser p;
+    std::vector<uint8_t> out;
+    msgpack_options o;
+    o.ndjson = true;
+    o.threads = threads;
+    o.block_size = 64;
+    const msgpack_error e = json_to_msgpack(p, input::copy_of(bad), o, out);
+    EXPECT_EQ(e.e.code, error_code::expected_value) << threads;
+    EXPECT_EQ(e.e.offset, at + 5) << threads;
+    EXPECT_EQ(e.document, 2501u) << threads;
+    EXPECT_TRUE(out.empty());
+  }
+}
+
+TEST(MsgpackToJson, EveryKindOfValue) {
+  EXPECT_EQ(unpacked(from_hex("c0")), "null");
+  EXPECT_EQ(unpacked(from_hex("c3")), "true");
+  EXPECT_EQ(unpacked(from_hex("c2")), "false");
+  EXPECT_EQ(unpacked(from_hex("7f")), "127");
+  EXPECT_EQ(unpacked(from_hex("e0")), "-32");
+  EXPECT_EQ(unpacked(from_hex("ccff")), "255");
+  EXPECT_EQ(unpacked(from_hex("cdffff")), "65535");
+  EXPECT_EQ(unpacked(from_hex("ceffffffff")), "4294967295");
+  EXPECT_EQ(unpacked(from_hex("cfffffffffffffffff")), "18446744073709551615");
+  EXPECT_EQ(unpacked(from_hex("d080")), "-128");
+  EXPECT_EQ(unpacked(from_hex("d18000")), "-32768");
+  EXPECT_EQ(unpacked(from_hex("d280000000")), "-2147483648");
+  EXPECT_EQ(unpacked(from_hex("d38000000000000000")), "-9223372036854775808");
+  // Floats as Python's repr writes them; NaN and the infinities as null.
+  EXPECT_EQ(unpacked(from_hex("cb3ff0000000000000")), "1.0");
+  EXPECT_EQ(unpacked(from_hex("cb3ee4f8b588e368f1")), "1e-05");
+  EXPECT_EQ(unpacked(from_hex("cb4341c37937e08000")), "1e+16");
+  EXPECT_EQ(unpacked(from_hex("ca3f000000")), "0.5");
+  EXPECT_EQ(unpacked(from_hex("ca3dcccccd")), "0.10000000149011612"); // float32 0.1, widened
+  EXPECT_EQ(unpacked(from_hex("cb7ff8000000000000")), "null");
+  EXPECT_EQ(unpacked(from_hex("cbfff0000000000000")), "null");
+  EXPECT_EQ(unpacked(from_hex("a3c3a90a")), "\"é\\n\"");
+  EXPECT_EQ(unpacked(from_hex("d903616263")), "\"abc\"");
+  EXPECT_EQ(unpacked(from_hex("c403010203")), "\"AQID\"");
+  EXPECT_EQ(unpacked(from_hex("c4020102")), "\"AQI=\"");
+  EXPECT_EQ(unpacked(from_hex("c40101")), "\"AQ==\"");
+  EXPECT_EQ(unpacked(from_hex("90")), "[]");
+  EXPECT_EQ(unpacked(from_hex("80")), "{}");
+  EXPECT_EQ(unpacked(from_hex("9301 9190 80")), "[1,[[]],{}]");
+  EXPECT_EQ(unpacked(from_hex("82a161 92 01 c0 a162 81 a163 c3")), R"({"a":[1,null],"b":{"c":true}})");
+  // Keys that are not strings, as strings.
+  EXPECT_EQ(unpacked(from_hex("86 01 02 ff 03 c3 04 c0 05 cb3ff8000000000000 06 c40101 07")),
+            R"({"1":2,"-1":3,"true":4,"null":5,"1.5":6,"AQ==":7})");
+}
+
+TEST(MsgpackToJson, OptionsDecideWhatJsonCannotHold) {
+  EXPECT_EQ(unpack_error(from_hex("d6ff00000001")).e.code, error_code::msgpack_unsupported); // a timestamp
+  msgpack_options o;
+  o.ext_as_null = true;
+  EXPECT_EQ(unpacked(from_hex("92 d6ff00000001 c7030501 0203"), o), "[null,null]");
+  o = {};
+  o.binary_as_base64 = false;
+  EXPECT_EQ(unpack_error(from_hex("91c40101"), o).e.code, error_code::msgpack_unsupported);
+  EXPECT_EQ(unpack_error(from_hex("91c40101"), o).e.offset, 1u);
+  EXPECT_EQ(unpack_error(from_hex("a2c328")).e.code, error_code::invalid_utf8);
+  o = {};
+  o.validate_utf8 = false;
+  EXPECT_EQ(unpacked(from_hex("a2c328"), o), "\"\xc3(\"");
+  EXPECT_EQ(unpack_error(from_hex("81 9101 02")).e.code, error_code::msgpack_unsupported); // an array as a key
+}
+
+TEST(MsgpackToJson, HostileInputIsAnErrorWithItsOffset) {
+  EXPECT_EQ(unpack_error("").e.code, error_code::empty_input);
+  EXPECT_EQ(unpack_error(from_hex("c1")).e.code, error_code::msgpack_invalid);
+  EXPECT_EQ(unpack_error(from_hex("9201c1")).e.offset, 2u);
+  EXPECT_EQ(unpack_error(from_hex("0101")).e.code, error_code::trailing_content);
+  EXPECT_EQ(unpack_error(from_hex("0101")).e.offset, 1u);
+  // Lengths the input cannot back: refused before anything is read or made for them.
+  for (const char *claim : {"ddffffffff", "dfffffffff", "dbffffffff00", "c6ffffffff", "c9ffffffff01", "dc0003 01 02"}) {
+    const msgpack_error e = unpack_error(from_hex(claim));
+    EXPECT_EQ(e.e.code, error_code::msgpack_truncated) << claim;
+    EXPECT_EQ(e.e.offset, 0u) << claim;
+  }
+  // Nesting past the limit.
+  const std::string deep(100000, char(0x91));
+  EXPECT_EQ(unpack_error(deep + std::string(1, '\0')).e.code, error_code::depth_limit);
+  msgpack_options o;
+  o.max_depth = 3;
+  EXPECT_EQ(unpacked(from_hex("91919100"), o), "[[[0]]]");
+  EXPECT_EQ(unpack_error(from_hex("9191919100"), o).e.code, error_code::depth_limit);
+  EXPECT_EQ(unpack_error(from_hex("9191919190"), o).e.code, error_code::depth_limit);
+  // Every prefix of a valid value is truncated, never read past.
+  const std::string whole = from_hex("83a161 92 01 cb4004000000000000 a162 83 a163 c3 a164 c4020102 a165 d38000000000000000"
+                                     "a2c3a9 dc0002 ca3f000000 d903616263");
+  ASSERT_FALSE(unpacked(whole).empty());
+  for (size_t n = 1; n < whole.size(); n++) {
+    const std::string prefix = whole.substr(0, n);
+    std::vector<uint8_t> exact(prefix.begin(), prefix.end()); // no byte past the end to read
+    std::vector<uint8_t> out;
+    const msgpack_error e = msgpack_to_json(input::copy_of(exact.data(), exact.size()), {}, out);
+    EXPECT_EQ(e.e.code, error_code::msgpack_truncated) << n;
+  }
+}
+
+TEST(MsgpackToJson, RandomBytesNeverCrash) {
+  std::mt19937_64 rng(2026);
+  for (int round = 0; round < 20000; round++) {
+    std::vector<uint8_t> bytes(size_t(rng() % 64));
+    for (uint8_t &b : bytes) { b = uint8_t(rng()); }
+    std::vector<uint8_t> out;
+    msgpack_options o;
+    o.stream = round % 2 == 1;
+    const msgpack_error e = msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), o, out);
+    if (e.ok() && !o.stream) { // what it wrote is JSON that packs back
+      parser p;
+      std::vector<uint8_t> again;
+      EXPECT_TRUE(json_to_msgpack(p, input::copy_of(out.data(), out.size()), {}, again).ok());
+    }
+  }
+}
+
+TEST(MsgpackToJson, StreamsAreALinePerValueOnAnyNumberOfThreads) {
+  std::string values, expected;
+  std::vector<size_t> starts;
+  for (int i = 0; i < 5000; i++) {
+    const std::string json = "{\"n\":" + std::to_string(i * 7919) + ",\"l\":[" + std::to_string(i) + ",1.5,\"" +
+                             std::string(size_t(i % 50), 'z') + "\"]}";
+    starts.push_back(values.size());
+    values += packed(json);
+    expected += json + "\n";
+  }
+  for (unsigned threads : {1u, 2u, 4u}) {
+    for (size_t block : {size_t(1), size_t(333), size_t(1) << 20}) {
+      msgpack_options o;
+      o.stream = true;
+      o.threads = threads;
+      o.block_size = block;
+      EXPECT_EQ(unpacked(values, o), expected) << threads << " threads, blocks of " << block;
+    }
+  }
+  msgpack_options o;
+  o.stream = true;
+  EXPECT_EQ(unpacked("", o), "");
+  // A broken value: its document and offset, whether the skim finds it (a truncation, a
+  // reserved byte) or a block does (invalid UTF-8), on any number of threads.
+  for (unsigned threads : {1u, 4u}) {
+    o.threads = threads;
+    o.block_size = 100;
+    msgpack_error e = unpack_error(values.substr(0, values.size() - 3), o);
+    EXPECT_EQ(e.e.code, error_code::msgpack_truncated);
+    EXPECT_EQ(e.e.offset, starts[4999]);
+    EXPECT_EQ(e.document, 5000u);
+    std::string bad = values;
+    bad[starts[1234]] = char(0xc1);
+    e = unpack_error(bad, o);
+    EXPECT_EQ(e.e.code, error_code::msgpack_invalid);
+    EXPECT_EQ(e.e.offset, starts[1234]);
+    EXPECT_EQ(e.document, 1235u);
+    bad = values;
+    bad[starts[4000] - 1] = char(0xff); // the last 'z' of value 3999's string
+    e = unpack_error(bad, o);
+    EXPECT_EQ(e.e.code, error_code::invalid_utf8);
+    EXPECT_EQ(e.document, 4000u);
+  }
+}
+
+TEST(MsgpackToJson, TheCorpusGoesRoundAndBack) {
+  // JSON to MessagePack to JSON to MessagePack: the second MessagePack is the first (a fixed
+  // point: what is written back is the same values), for every file of the corpus.
+  size_t files = 0;
+  for (const std::string &path : test::list_files(test::data_directory() + "/jsonexamples", ".json")) {
+    const std::string json = test::read_file(path);
+    parser p;
+    std::vector<uint8_t> first, text, second;
+    const msgpack_error e = json_to_msgpack(p, input::copy_of(json), {}, first);
+    if (!e.ok()) {
+      ADD_FAILURE() << test::base_name(path) << ": " << e.e.message();
+      continue;
+    }
+    ASSERT_TRUE(msgpack_to_json(input::copy_of(first.data(), first.size()), {}, text).ok()) << path;
+    ASSERT_TRUE(json_to_msgpack(p, input::copy_of(text.data(), text.size()), {}, second).ok()) << path;
+    EXPECT_EQ(first, second) << test::base_name(path);
+    files++;
+  }
+  EXPECT_GE(files, 20u);
+}
+
+} // namespace
+} // namespace simdbridge
