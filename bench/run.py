@@ -22,6 +22,7 @@ import databind_suite  # noqa: E402
 import jvm_suite  # noqa: E402
 import python_suite  # noqa: E402
 import arrow_suite  # noqa: E402
+import msgpack_suite  # noqa: E402
 import report  # noqa: E402
 
 SUITES = {
@@ -30,6 +31,7 @@ SUITES = {
     "databind": databind_suite.run,
     "python": python_suite.run,
     "arrow": arrow_suite.run,
+    "msgpack": msgpack_suite.run,
 }
 
 

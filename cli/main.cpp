@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "file_input.h"
 #include "simdbridge/arrow.h"
+#include "simdbridge/msgpack.h"
 #include "simdbridge/parser.h"
 
 namespace {
@@ -21,6 +22,12 @@ const char usage[] =
     "usage: simdbridge checksum [--ndjson] FILE...   the checksum of each file (- is stdin)\n"
     "       simdbridge validate [--ndjson] FILE...   validate each file\n"
     "       simdbridge arrow-schema FILE...          the Arrow schema inferred from NDJSON\n"
+    "       simdbridge to-msgpack [--ndjson] [--threads N] FILE...\n"
+    "                                                JSON as MessagePack on standard output\n"
+    "                                                (--ndjson: a value per document)\n"
+    "       simdbridge from-msgpack [--stream] [--threads N] FILE...\n"
+    "                                                MessagePack as JSON on standard output\n"
+    "                                                (--stream: a sequence of values, a line each)\n"
     "       simdbridge bench [--json] [--rounds N] [--sample-ms MS] [FILE...]\n"
     "                                                MB/s of the checksum engine beside simdjson\n"
     "       simdbridge version\n"
@@ -56,6 +63,7 @@ bool stdout_ok() {
 
 struct file_options {
   bool stream = false;
+  unsigned threads = 1;
   simdbridge::parser_options parser;
   std::vector<std::string> files;
 };
@@ -92,7 +100,7 @@ bool parse_file_options(int argc, char **argv, file_options &out) {
       only_files = true;
       continue;
     }
-    if (arg == "--ndjson") {
+    if (arg == "--ndjson" || arg == "--stream") {
       out.stream = true;
       continue;
     }
@@ -100,7 +108,7 @@ bool parse_file_options(int argc, char **argv, file_options &out) {
     const size_t equals = arg.find('=');
     const std::string name = arg.substr(0, equals);
     const bool is_limit = name == "--max-depth" || name == "--max-number-length" || name == "--max-string-length" ||
-                          name == "--max-document-length";
+                          name == "--max-document-length" || name == "--threads";
     if (!is_limit) {
       std::fprintf(stderr, "simdbridge: unknown option %s\n%s", arg.c_str(), usage);
       return false;
@@ -115,7 +123,10 @@ bool parse_file_options(int argc, char **argv, file_options &out) {
       return false;
     }
     uint64_t v = 0;
-    if (name == "--max-depth") {
+    if (name == "--threads") {
+      if (!limit_value(name, text, 1, 1024, v)) { return false; }
+      out.threads = unsigned(v);
+    } else if (name == "--max-depth") {
       if (!limit_value(name, text, 1, UINT32_MAX, v)) { return false; }
       out.parser.max_depth = uint32_t(v);
     } else if (name == "--max-number-length") {
@@ -204,6 +215,40 @@ int run_arrow_schema(int argc, char **argv) {
   });
 }
 
+/**
+ * to-msgpack and from-msgpack: each file converted (msgpack.h) and written to standard output,
+ * one after another; an error is reported and nothing of that file written.
+ */
+int run_msgpack(int argc, char **argv, bool to_msgpack) {
+  std::optional<simdbridge::parser> parser;
+  std::vector<uint8_t> out;
+  return each_file(argc, argv, [&](const file_options &options, const std::string &name, simdbridge::input in) {
+    simdbridge::msgpack_options o;
+    o.ndjson = o.stream = options.stream;
+    o.threads = options.threads;
+    o.max_depth = options.parser.max_depth;
+    simdbridge::msgpack_error e;
+    if (to_msgpack) {
+      if (!parser) { parser.emplace(options.parser); }
+      e = simdbridge::json_to_msgpack(*parser, in, o, out);
+    } else {
+      e = simdbridge::msgpack_to_json(in, o, out);
+      if (e.ok() && !options.stream) { out.push_back('\n'); }
+    }
+    if (!e.ok()) {
+      if (options.stream) {
+        std::fprintf(stderr, "%s: error: document %" PRIu64 ": %s at byte %" PRIu64 "\n", name.c_str(), e.document,
+                     e.e.message(), e.e.offset);
+      } else {
+        report(name, e.e);
+      }
+      return false;
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return true;
+  });
+}
+
 int run(int argc, char **argv) {
   if (argc < 2) {
     std::fputs(usage, stderr);
@@ -213,6 +258,8 @@ int run(int argc, char **argv) {
   if (command == "checksum") { return run_files(argc - 2, argv + 2, true); }
   if (command == "validate") { return run_files(argc - 2, argv + 2, false); }
   if (command == "arrow-schema") { return run_arrow_schema(argc - 2, argv + 2); }
+  if (command == "to-msgpack") { return run_msgpack(argc - 2, argv + 2, true); }
+  if (command == "from-msgpack") { return run_msgpack(argc - 2, argv + 2, false); }
   if (command == "bench") { return simdbridge::cli::run_bench(argc - 2, argv + 2); }
   if (command == "version" || command == "--version") {
     std::printf("simdbridge %s (simdjson %s, %s kernel)\n", simdbridge::version(),

@@ -147,6 +147,30 @@ class Checksum(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("actor: struct<", r.stdout.decode())
 
+    def test_msgpack_both_ways(self):
+        path = self.write("a.json", '{"a": [1, 2.5, "x", true, null], "b": {"c": -1}}')
+        r = run("to-msgpack", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.hex(), "82a16195" "01" "cb4004000000000000" "a178c3c0" "a16281a163ff")
+        back = run("from-msgpack", "-", stdin=r.stdout)
+        self.assertEqual(back.stdout, b'{"a":[1,2.5,"x",true,null],"b":{"c":-1}}\n')
+        gh = os.path.join(DATA, "ndjson", "gharchive-2015-01-01-0.ndjson")
+        one = run("to-msgpack", "--ndjson", gh)
+        two = run("to-msgpack", "--ndjson", "--threads", "2", gh)
+        self.assertEqual(one.returncode, 0, one.stderr)
+        self.assertEqual(one.stdout, two.stdout)
+        lines = run("from-msgpack", "--stream", "--threads=2", "-", stdin=one.stdout)
+        self.assertEqual(lines.returncode, 0, lines.stderr)
+        with open(gh, "rb") as f:
+            self.assertEqual(lines.stdout.count(b"\n"), sum(1 for line in f if line.strip()))
+        bad = run("from-msgpack", "-", stdin=b"\x92\x01")
+        self.assertEqual(bad.returncode, 1)
+        self.assertEqual(bad.stdout, b"")
+        self.assertEqual(bad.stderr.decode(), "-: error: the MessagePack ends inside a value at byte 0\n")
+        bad = run("to-msgpack", "--ndjson", "-", stdin=b'{"a":1}\n{"a":}\n')
+        self.assertEqual(bad.stderr.decode(), "-: error: document 2: expected a value at byte 13\n")
+        self.assertEqual(run("to-msgpack", "--threads", "0", path).returncode, 2)
+
     def test_usage_errors_exit_2(self):
         self.assertEqual(run().returncode, 2)
         self.assertEqual(run("checksum").returncode, 2)

@@ -35,7 +35,10 @@ public enum ErrorCode {
     EXPECTED_ARRAY,
     STRING_TOO_LONG,
     WRITE_FAILED,
-    READ_FAILED;
+    READ_FAILED,
+    MSGPACK_TRUNCATED,
+    MSGPACK_INVALID,
+    MSGPACK_UNSUPPORTED;
 
     private static final ErrorCode[] VALUES = values();
 

@@ -95,6 +95,13 @@ final class FfmBridge {
     static final StructLayout ARROW_ERROR = MemoryLayout.structLayout(JAVA_LONG.withName("offset"),
             JAVA_LONG.withName("record"), MemoryLayout.sequenceLayout(256, JAVA_BYTE).withName("path"),
             MemoryLayout.sequenceLayout(1024, JAVA_BYTE).withName("message"));
+    /**
+     * (parser, data, length, capacity, flags, block size, threads, out, out capacity, status) ->
+     * error code: simdbridge_json_to_msgpack. Not critical: it may run on several threads.
+     */
+    static final MethodHandle JSON_TO_MSGPACK;
+    /** (max depth, data, length, flags, block size, threads, out, out capacity, status) -> error code. */
+    static final MethodHandle MSGPACK_TO_JSON;
     /** simdbridge_ndjson_sink: (context, data, length) -> nonzero to go on. */
     static final FunctionDescriptor NDJSON_SINK = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG);
 
@@ -141,6 +148,10 @@ final class FfmBridge {
                 JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
         ARROW_BATCH_TO_NDJSON = linker.downcallHandle(lookup.findOrThrow("simdbridge_arrow_batch_to_ndjson"),
                 FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        JSON_TO_MSGPACK = linker.downcallHandle(lookup.findOrThrow("simdbridge_json_to_msgpack"), FunctionDescriptor.of(
+                JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+        MSGPACK_TO_JSON = linker.downcallHandle(lookup.findOrThrow("simdbridge_msgpack_to_json"), FunctionDescriptor.of(
+                JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
         NOOP = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid());
         TRIM = linker.downcallHandle(lookup.findOrThrow("simdbridge_parser_trim"), FunctionDescriptor.ofVoid(ADDRESS));
         NOOP_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid(), critical);

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+
+/**
+ * MsgPack: the core's encodings through FFM, streams on several threads, and bad input in both
+ * directions as a JsonException with its offset (and document).
+ */
+class MsgPackTest {
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] hex(String h) {
+        return HexFormat.of().parseHex(h.replace(" ", ""));
+    }
+
+    @Test
+    void bothWays() {
+        byte[] packed = MsgPack.fromJson(utf8("{\"a\":[1,2.5,\"x\",true,null],\"b\":{\"c\":-1}}"));
+        assertArrayEquals(hex("82a16195 01 cb4004000000000000 a178c3c0 a16281a163ff"), packed);
+        assertEquals("{\"a\":[1,2.5,\"x\",true,null],\"b\":{\"c\":-1}}",
+                new String(MsgPack.toJson(packed), StandardCharsets.UTF_8));
+        ByteBuffer direct = ByteBuffer.allocateDirect(packed.length + 3).position(3);
+        direct.put(packed).position(3);
+        assertArrayEquals(MsgPack.toJson(packed), MsgPack.toJson(direct, MsgPack.Options.DEFAULT));
+        assertEquals(3, direct.position());
+        // Floats as repr writes them, bin as base64, keys that are not strings as their text.
+        assertEquals("[1e-05,1e+16,null,\"AQID\"]", new String(MsgPack.toJson(
+                hex("94 cb3ee4f8b588e368f1 cb4341c37937e08000 cb7ff8000000000000 c403010203")), StandardCharsets.UTF_8));
+        assertEquals("{\"1\":true}", new String(MsgPack.toJson(hex("81 01 c3")), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void outputLargerThanTheFirstGuess() {
+        // Each 1-byte control character becomes a 6-byte escape: past twice the input's size.
+        byte[] packed = new byte[1 + 2 + 1000];
+        packed[0] = (byte) 0xda;
+        packed[1] = 0x03;
+        packed[2] = (byte) 0xe8;
+        byte[] json = MsgPack.toJson(packed);
+        assertEquals(2 + 6000, json.length);
+    }
+
+    @Test
+    void streamsGiveTheSameBytesOnAnyNumberOfThreads() {
+        StringBuilder ndjson = new StringBuilder();
+        for (int i = 0; i < 5000; i++) {
+            ndjson.append("{\"i\":").append(i).append(",\"s\":\"").append("y".repeat(i % 30)).append("\"}\n");
+        }
+        byte[] input = utf8(ndjson.toString());
+        MsgPack.Options stream = MsgPack.Options.DEFAULT.withStream(true).withBlockSize(1000);
+        byte[] one = MsgPack.fromJson(input, stream);
+        assertArrayEquals(one, MsgPack.fromJson(input, stream.withThreads(3)));
+        assertArrayEquals(input, MsgPack.toJson(one, stream.withThreads(2)));
+    }
+
+    @Test
+    void badInputIsAJsonExceptionWithItsOffset() {
+        JsonException e = assertThrows(JsonException.class, () -> MsgPack.fromJson(utf8("{\"a\":}")));
+        assertEquals(ErrorCode.EXPECTED_VALUE, e.code());
+        assertEquals(5, e.offset());
+        e = assertThrows(JsonException.class, () -> MsgPack.fromJson(utf8("{\"a\":1}\n{\"a\":}\n"),
+                MsgPack.Options.DEFAULT.withStream(true)));
+        assertEquals(2, e.record());
+        assertEquals(13, e.offset());
+        e = assertThrows(JsonException.class, () -> MsgPack.toJson(hex("ddffffffff")));
+        assertEquals(ErrorCode.MSGPACK_TRUNCATED, e.code());
+        assertEquals(0, e.offset());
+        e = assertThrows(JsonException.class, () -> MsgPack.toJson(hex("9201c1")));
+        assertEquals(ErrorCode.MSGPACK_INVALID, e.code());
+        assertEquals(2, e.offset());
+        e = assertThrows(JsonException.class, () -> MsgPack.toJson(hex("d6ff00000001")));
+        assertEquals(ErrorCode.MSGPACK_UNSUPPORTED, e.code());
+        assertEquals("null", new String(MsgPack.toJson(hex("d6ff00000001"), MsgPack.Options.DEFAULT.withExtAsNull(true)),
+                StandardCharsets.UTF_8));
+        byte[] deep = new byte[5000];
+        java.util.Arrays.fill(deep, (byte) 0x91);
+        deep[deep.length - 1] = 0;
+        e = assertThrows(JsonException.class, () -> MsgPack.toJson(deep));
+        assertEquals(ErrorCode.DEPTH_LIMIT, e.code());
+        assertThrows(IllegalArgumentException.class, () -> MsgPack.Options.DEFAULT.withThreads(0));
+    }
+}
