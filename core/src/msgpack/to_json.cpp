@@ -109,6 +109,45 @@ void put_double(json_out &out, double d, bool quoted) {
   out.advance(size_t(t - start));
 }
 
+/**
+ * Whether n bytes are valid UTF-8. Most strings are short and ASCII, where simdjson's validator
+ * (a call through its dispatch, then 64-byte blocks) cost more than the conversion of the rest
+ * of the value: so ASCII is checked here eight bytes at a time, short strings past ASCII are
+ * checked here byte by byte, and only long ones go to simdjson.
+ */
+bool valid_utf8(const uint8_t *s, size_t n) noexcept {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s + i, 8);
+    if (w & 0x8080808080808080ull) { break; }
+  }
+  if (n - i >= 64) { return simdjson::validate_utf8(reinterpret_cast<const char *>(s + i), n - i); }
+  while (i < n) {
+    const uint8_t c = s[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const auto follows = [&](size_t k) { return i + k < n && (s[i + k] & 0xC0) == 0x80; };
+    if (c >= 0xC2 && c <= 0xDF) {
+      if (!follows(1)) { return false; }
+      i += 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      if (!follows(1) || !follows(2)) { return false; }
+      if ((c == 0xE0 && s[i + 1] < 0xA0) || (c == 0xED && s[i + 1] >= 0xA0)) { return false; } // overlong, surrogate
+      i += 3;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      if (!follows(1) || !follows(2) || !follows(3)) { return false; }
+      if ((c == 0xF0 && s[i + 1] < 0x90) || (c == 0xF4 && s[i + 1] >= 0x90)) { return false; } // overlong, past U+10FFFF
+      i += 4;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** An open array or map: the entries left (a map's keys and values counted apart), and its kind. */
 struct frame {
   uint64_t left;
@@ -172,7 +211,7 @@ private:
   error string(size_t at, size_t &p, uint64_t n, json_out &out) {
     if (!has(p, n)) { return truncated(at); }
     const uint8_t *s = data_ + p;
-    if (o_.validate_utf8 && !simdjson::validate_utf8(reinterpret_cast<const char *>(s), n)) {
+    if (o_.validate_utf8 && !valid_utf8(s, n)) {
       return {error_code::invalid_utf8, at};
     }
     uint8_t *t = out.room(json_string_capacity_utf8(n));

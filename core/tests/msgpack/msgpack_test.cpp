@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <simdjson.h>
+
 #include "simdbridge/msgpack.h"
 #include "test_support.h"
 
@@ -261,6 +263,27 @@ TEST(MsgpackToJson, HostileInputIsAnErrorWithItsOffset) {
     std::vector<uint8_t> out;
     const msgpack_error e = msgpack_to_json(input::copy_of(exact.data(), exact.size()), {}, out);
     EXPECT_EQ(e.e.code, error_code::msgpack_truncated) << n;
+  }
+}
+
+TEST(MsgpackToJson, Utf8IsCheckedAsSimdjsonChecksIt) {
+  // Short strings are checked by the converter itself, long ones by simdjson: both must agree
+  // with simdjson on every string, valid or not, of every length around the switch (64 bytes).
+  std::mt19937_64 rng(7);
+  const std::vector<std::string> pieces = {"a", "\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xc0\xaf",
+                                           "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xf5", "\x80", "\xc3",
+                                           "\xe2\x82", "\xf0\x9f\x98", "\xff"};
+  for (int round = 0; round < 20000; round++) {
+    std::string s;
+    const size_t target = size_t(rng() % 90);
+    while (s.size() < target) { s += rng() % 4 ? "x" : pieces[rng() % pieces.size()]; }
+    std::string value = "\xdb" + std::string(1, char(s.size() >> 24)) + char(s.size() >> 16) + char(s.size() >> 8) +
+                        char(s.size()) + s;
+    std::vector<uint8_t> out;
+    const bool valid = simdjson::validate_utf8(s.data(), s.size());
+    const msgpack_error e = msgpack_to_json(input::copy_of(value), {}, out);
+    EXPECT_EQ(e.ok(), valid) << hex(s);
+    if (!valid) { EXPECT_EQ(e.e.code, error_code::invalid_utf8) << hex(s); }
   }
 }
 
