@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // json_to_msgpack() and msgpack_to_json(): the core's conversions (simdbridge/msgpack.h), the GIL
-// released while they run, their result copied into a bytes object.
+// released while they run, their result written into a new bytes object.
 #include <string>
-#include <vector>
 
 #include "common.h"
 #include "simdbridge/msgpack.h"
@@ -12,9 +11,6 @@ namespace {
 
 /** Inputs this size or larger are converted with the GIL released (as loads() parses). */
 constexpr size_t release_gil_from = 4096;
-
-/** Each thread's output buffer, reused from call to call. */
-thread_local std::vector<uint8_t> converted;
 
 /** The block_size= argument: at least 1. */
 bool block_size_of(unsigned long long value, size_t &out) {
@@ -26,18 +22,28 @@ bool block_size_of(unsigned long long value, size_t &out) {
   return true;
 }
 
-template <typename Convert> msgpack_error run(size_t size, Convert &&convert) {
-  if (size < release_gil_from) { return convert(); }
-  msgpack_error e;
-  Py_BEGIN_ALLOW_THREADS e = convert();
-  Py_END_ALLOW_THREADS return e;
-}
-
-PyObject *result_bytes() {
-  PyObject *bytes = PyBytes_FromStringAndSize(reinterpret_cast<const char *>(converted.data()),
-                                              Py_ssize_t(converted.size()));
-  if (converted.capacity() > (size_t(1) << 24)) { std::vector<uint8_t>().swap(converted); } // keep no giant buffer
-  return bytes;
+/**
+ * Runs a conversion (the GIL released for inputs of release_gil_from bytes or more) whose
+ * result the core writes straight into a new bytes object: the one allocation, made with the
+ * GIL taken back for it. The bytes, or null with `e` saying why (MemoryError set where the
+ * allocation failed).
+ */
+template <typename Convert> PyObject *converted(size_t size, msgpack_error &e, Convert &&convert) {
+  PyObject *result = nullptr;
+  PyThreadState *released = nullptr;
+  const msgpack_output output = [&](size_t n) -> uint8_t * {
+    if (released != nullptr) { PyEval_RestoreThread(released); }
+    result = PyBytes_FromStringAndSize(nullptr, Py_ssize_t(n));
+    if (released != nullptr) { released = PyEval_SaveThread(); }
+    return result == nullptr ? nullptr : reinterpret_cast<uint8_t *>(PyBytes_AS_STRING(result));
+  };
+  if (size >= release_gil_from) { released = PyEval_SaveThread(); }
+  e = convert(output);
+  if (released != nullptr) { PyEval_RestoreThread(released); }
+  if (!e.ok()) {
+    Py_CLEAR(result);
+  }
+  return result;
 }
 
 PyObject *raise_msgpack_error(const msgpack_error &e) {
@@ -80,9 +86,12 @@ PyObject *json_to_msgpack(PyObject *, PyObject *args, PyObject *kwargs) {
   }
   parser &p = thread_parser(); // with the package's limits set, while the GIL is held
   const input bytes = in.as_input();
-  const msgpack_error e = run(bytes.size, [&] { return simdbridge::json_to_msgpack(p, bytes, o, converted); });
-  if (!e.ok()) { return raise_stream_error(e.e, e.document, data); }
-  return result_bytes();
+  msgpack_error e;
+  PyObject *result = converted(bytes.size, e, [&](const msgpack_output &out) {
+    return simdbridge::json_to_msgpack(p, bytes, o, out);
+  });
+  if (result != nullptr || PyErr_Occurred()) { return result; }
+  return raise_stream_error(e.e, e.document, data);
 }
 
 /**
@@ -118,9 +127,12 @@ PyObject *msgpack_to_json(PyObject *, PyObject *args, PyObject *kwargs) {
   }
   const std::string_view view = in.view();
   const input bytes = input::copy_of(view.data(), view.size());
-  const msgpack_error e = run(bytes.size, [&] { return simdbridge::msgpack_to_json(bytes, o, converted); });
-  if (!e.ok()) { return raise_msgpack_error(e); }
-  return result_bytes();
+  msgpack_error e;
+  PyObject *result = converted(bytes.size, e, [&](const msgpack_output &out) {
+    return simdbridge::msgpack_to_json(bytes, o, out);
+  });
+  if (result != nullptr || PyErr_Occurred()) { return result; }
+  return raise_msgpack_error(e);
 }
 
 } // namespace simdbridge::python

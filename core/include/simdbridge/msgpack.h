@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "simdbridge/error.h"
@@ -35,6 +36,14 @@ struct msgpack_options {
   bool ext_as_null = false;
 };
 
+/**
+ * Where a conversion's result goes: called once, with the result's size in bytes, from the
+ * thread that called the conversion; returns where to write that many bytes (they are written
+ * before the conversion returns), or nullptr for error_code::out_of_memory. It lets the caller
+ * hand over its own memory (a Python bytes object) so that the result is not copied again.
+ */
+using msgpack_output = std::function<uint8_t *(size_t size)>;
+
 /** Where a conversion failed: the error (its offset in the whole input), and in which document (from 1). */
 struct msgpack_error {
   error e;
@@ -61,6 +70,8 @@ struct msgpack_error {
  *     // packed: 81 a1 61 92 01 cb 40 04 00 00 00 00 00 00
  */
 msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &options, std::vector<uint8_t> &out) noexcept;
+/** json_to_msgpack into the memory `output` gives (nothing is asked for where the input fails). */
+msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &options, const msgpack_output &output) noexcept;
 
 /**
  * MessagePack to compact JSON (UTF-8, no white space): integers as decimals, floats in the
@@ -75,6 +86,8 @@ msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &option
  * input claims. `out` is replaced by the result.
  */
 msgpack_error msgpack_to_json(input in, const msgpack_options &options, std::vector<uint8_t> &out) noexcept;
+/** msgpack_to_json into the memory `output` gives (nothing is asked for where the input fails). */
+msgpack_error msgpack_to_json(input in, const msgpack_options &options, const msgpack_output &output) noexcept;
 
 } // namespace simdbridge
 

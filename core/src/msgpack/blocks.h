@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -24,13 +25,41 @@ struct msgpack_block {
 };
 
 /**
+ * The first failure of `blocks` (converted, in input order), its document counted from the
+ * stream's start; or, where none failed, their outputs handed to `output` in order (asked once
+ * for their total size; none: the outputs are dropped).
+ */
+template <typename Blocks> msgpack_error hand_over(Blocks &blocks, const msgpack_output *output) {
+  size_t total = 0;
+  uint64_t documents = 0;
+  for (msgpack_block &b : blocks) {
+    if (!b.failure.ok()) {
+      msgpack_error e = b.failure;
+      e.document += documents;
+      return e;
+    }
+    documents += b.documents;
+    total += b.out.size();
+  }
+  if (output == nullptr) { return {}; }
+  uint8_t *to = (*output)(total);
+  if (to == nullptr) { return {{error_code::out_of_memory, 0}, 0}; }
+  for (msgpack_block &b : blocks) {
+    if (!b.out.empty()) { std::memcpy(to, b.out.data(), b.out.size()); }
+    to += b.out.size();
+    std::vector<uint8_t>().swap(b.out);
+  }
+  return {};
+}
+
+/**
  * Converts every block with `convert(block, worker)` on up to `threads` threads (worker: 0 for
- * the calling thread, then 1, 2, ...), blocks taken in order; then joins their outputs into
- * `out` in order and returns the first failure in input order (its document counted from the
- * stream's start), or success.
+ * the calling thread, then 1, 2, ...), blocks taken in order; then returns the first failure in
+ * input order (its document counted from the stream's start), or hands the blocks' outputs, in
+ * order, to `output` (asked once for their total size; none: the outputs are dropped).
  */
 template <typename Convert>
-msgpack_error convert_blocks(std::vector<msgpack_block> &blocks, unsigned threads, std::vector<uint8_t> &out,
+msgpack_error convert_blocks(std::vector<msgpack_block> &blocks, unsigned threads, const msgpack_output *output,
                              Convert &&convert) {
   const unsigned n = std::max(1u, std::min<unsigned>(threads, unsigned(blocks.size())));
   std::atomic<size_t> next{0};
@@ -48,25 +77,16 @@ msgpack_error convert_blocks(std::vector<msgpack_block> &blocks, unsigned thread
     run(0);
     for (std::thread &t : pool) { t.join(); }
   }
-  size_t total = 0;
-  uint64_t documents = 0;
-  for (msgpack_block &b : blocks) {
-    if (!b.failure.ok()) {
-      msgpack_error e = b.failure;
-      e.document += documents;
-      out.clear();
-      return e;
-    }
-    documents += b.documents;
-    total += b.out.size();
-  }
-  out.clear();
-  out.reserve(total);
-  for (msgpack_block &b : blocks) {
-    out.insert(out.end(), b.out.begin(), b.out.end());
-    std::vector<uint8_t>().swap(b.out);
-  }
-  return {};
+  return hand_over(blocks, output);
+}
+
+/** An output that is `out`, resized to the result. */
+inline msgpack_output into(std::vector<uint8_t> &out) {
+  return [&out](size_t size) -> uint8_t * {
+    static uint8_t none; // (an empty vector's data() may be null, which would say out of memory)
+    out.resize(size);
+    return size == 0 ? &none : out.data();
+  };
 }
 
 } // namespace simdbridge::internal

@@ -210,8 +210,8 @@ struct converter {
 
   explicit converter(parser &parser_) : p(parser_) {}
 
-  /** Appends the document `in` (whose bytes are `json`) as MessagePack to `out`. */
-  error append(input in, std::vector<uint8_t> &out) {
+  /** Reads the document `in` onto the tape; its MessagePack's size into `size`. */
+  error read(input in, size_t &size) {
     if (words.empty()) {
       words.resize(std::max<size_t>(64, in.size / 2));
       strings.resize(std::max<size_t>(64, in.size + 16));
@@ -225,14 +225,21 @@ struct converter {
       e = p.to_tape(in, tape);
     }
     if (!e.ok()) { return e; }
-    const tape_document doc{words.data(), tape.words_used, strings.data(), in.data, in.size};
+    doc = tape_document{words.data(), tape.words_used, strings.data(), in.data, in.size};
+    return doc.size(size);
+  }
+
+  /** Appends the document `in` as MessagePack to `out`. */
+  error append(input in, std::vector<uint8_t> &out) {
     size_t n = 0;
-    if (error s = doc.size(n); !s.ok()) { return s; }
+    if (error e = read(in, n); !e.ok()) { return e; }
     const size_t at = out.size();
     out.resize(at + n);
     doc.write(out.data() + at);
     return {};
   }
+
+  tape_document doc{};
 };
 
 inline bool is_space(uint8_t c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -284,13 +291,20 @@ std::vector<internal::msgpack_block> line_blocks(input in, size_t size) {
 } // namespace
 
 msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &options, std::vector<uint8_t> &out) noexcept {
+  out.clear();
+  return json_to_msgpack(p, in, options, internal::into(out));
+}
+
+msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &options, const msgpack_output &output) noexcept {
   if (!in.well_formed()) { return {{error_code::invalid_argument, 0}, 0}; }
   try {
-    out.clear();
-    if (!options.ndjson) {
+    if (!options.ndjson) { // sized first, then written straight into the caller's memory
       converter c(p);
-      const error e = c.append(in, out);
-      if (!e.ok()) { return {e, 1}; }
+      size_t n = 0;
+      if (error e = c.read(in, n); !e.ok()) { return {e, 1}; }
+      uint8_t *to = output(n);
+      if (to == nullptr) { return {{error_code::out_of_memory, 0}, 1}; }
+      c.doc.write(to);
       return {};
     }
     std::vector<internal::msgpack_block> blocks = line_blocks(in, options.block_size);
@@ -302,7 +316,7 @@ msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &option
       parsers[t] = std::make_unique<parser>(p.options());
       converters[t] = std::make_unique<converter>(*parsers[t]);
     }
-    return internal::convert_blocks(blocks, unsigned(threads), out, [&](internal::msgpack_block &b, unsigned worker) {
+    return internal::convert_blocks(blocks, unsigned(threads), &output, [&](internal::msgpack_block &b, unsigned worker) {
       try {
         convert_lines(*converters[worker], in, b);
       } catch (const std::bad_alloc &) {
@@ -310,7 +324,6 @@ msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &option
       }
     });
   } catch (const std::bad_alloc &) {
-    out.clear();
     return {{error_code::out_of_memory, 0}, 0};
   }
 }

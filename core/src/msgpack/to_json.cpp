@@ -3,7 +3,11 @@
 // checked against the bytes left before it is read or used. A stream of values is cut into
 // blocks at value boundaries by a skim (headers only) and the blocks converted on threads.
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
 
 #include <simdjson.h>
 
@@ -386,36 +390,59 @@ void convert_values(const uint8_t *data, size_t size, const msgpack_options &opt
   (void)size;
 }
 
-} // namespace
-
-msgpack_error msgpack_to_json(input in, const msgpack_options &options, std::vector<uint8_t> &out) noexcept {
-  if (!in.well_formed()) { return {{error_code::invalid_argument, 0}, 0}; }
-  try {
-    out.clear();
-    if (!options.stream) {
-      if (in.size == 0) { return {{error_code::empty_input, 0}, 1}; }
-      converter c(in.data, in.size, options);
-      json_out o(out);
-      size_t p = 0;
-      const error e = c.value(p, o);
-      o.finish();
-      if (!e.ok()) {
-        out.clear();
-        return {e, 1};
-      }
-      if (p != in.size) {
-        out.clear();
-        return {{error_code::trailing_content, p}, 1};
-      }
-      return {};
+/**
+ * A stream of values as NDJSON: this thread skims the input into blocks of about block_size
+ * bytes, cut at value boundaries, and hands each over as soon as it is cut to the other threads,
+ * which convert blocks while the skim goes on (the skim, serial, is a fifth to a third of a
+ * conversion); then it converts blocks too. A value the skim finds broken ends the blocks; its
+ * error stands unless a block before it fails first.
+ */
+msgpack_error convert_stream(input in, const msgpack_options &options, const msgpack_output &output) {
+  std::deque<internal::msgpack_block> blocks; // (references stay valid as blocks are added)
+  std::mutex m;
+  std::condition_variable ready;
+  size_t next = 0;
+  bool cut = false;
+  const auto convert = [&](internal::msgpack_block &b) {
+    try {
+      convert_values(in.data, in.size, options, b);
+    } catch (const std::bad_alloc &) {
+      b.failure = {{error_code::out_of_memory, b.begin}, b.documents + 1};
     }
-    // Blocks of about block_size bytes, cut at value boundaries found by skimming; a value the
-    // skim finds broken ends the blocks, and its error stands unless an earlier one is found.
-    std::vector<internal::msgpack_block> blocks;
-    msgpack_error skimmed;
-    uint64_t values = 0;
-    const size_t step = std::max<size_t>(options.block_size, 1);
-    size_t begin = 0, p = 0;
+  };
+  const auto work = [&] {
+    while (true) {
+      internal::msgpack_block *b;
+      {
+        std::unique_lock<std::mutex> lock(m);
+        ready.wait(lock, [&] { return next < blocks.size() || cut; });
+        if (next >= blocks.size()) { return; }
+        b = &blocks[next++];
+      }
+      convert(*b);
+    }
+  };
+  std::vector<std::thread> pool;
+  try {
+    for (unsigned t = 1; t < options.threads; t++) { pool.emplace_back(work); }
+  } catch (...) { // no thread to be had: this one does all the work
+  }
+  msgpack_error skimmed;
+  uint64_t values = 0;
+  const size_t step = std::max<size_t>(options.block_size, 1);
+  size_t begin = 0, p = 0;
+  const auto publish = [&](size_t end) {
+    internal::msgpack_block b;
+    b.begin = begin;
+    b.end = end;
+    {
+      std::lock_guard<std::mutex> lock(m);
+      blocks.push_back(std::move(b));
+    }
+    ready.notify_one();
+    begin = end;
+  };
+  try {
     while (p < in.size) {
       const size_t start = p;
       if (error e = skim(in.data, in.size, p); !e.ok()) {
@@ -424,35 +451,56 @@ msgpack_error msgpack_to_json(input in, const msgpack_options &options, std::vec
         break;
       }
       values++;
-      if (p - begin >= step) {
-        internal::msgpack_block b;
-        b.begin = begin;
-        b.end = p;
-        blocks.push_back(std::move(b));
-        begin = p;
-      }
+      if (p - begin >= step) { publish(p); }
     }
-    if (p > begin) {
-      internal::msgpack_block b;
-      b.begin = begin;
-      b.end = p;
-      blocks.push_back(std::move(b));
+    if (p > begin) { publish(p); }
+  } catch (...) { // (a block that could not be added: out of memory, reported after the others)
+    skimmed = {{error_code::out_of_memory, p}, values + 1};
+  }
+  {
+    std::lock_guard<std::mutex> lock(m);
+    cut = true;
+  }
+  ready.notify_all();
+  work();
+  for (std::thread &t : pool) { t.join(); }
+  // Where the skim found a broken value, the blocks before it were converted for an earlier
+  // error only: their output is dropped.
+  const msgpack_error e = internal::hand_over(blocks, skimmed.ok() ? &output : nullptr);
+  if (!e.ok()) { return e; }
+  return skimmed;
+}
+
+} // namespace
+
+msgpack_error msgpack_to_json(input in, const msgpack_options &options, std::vector<uint8_t> &out) noexcept {
+  out.clear();
+  return msgpack_to_json(in, options, internal::into(out));
+}
+
+msgpack_error msgpack_to_json(input in, const msgpack_options &options, const msgpack_output &output) noexcept {
+  if (!in.well_formed()) { return {{error_code::invalid_argument, 0}, 0}; }
+  try {
+    if (!options.stream) {
+      if (in.size == 0) { return {{error_code::empty_input, 0}, 1}; }
+      // The JSON's size is known only once written: into a buffer of about twice the input
+      // (grown if need be), then copied to the caller's memory.
+      std::vector<uint8_t> text;
+      text.reserve(in.size * 2 + 256);
+      converter c(in.data, in.size, options);
+      json_out o(text);
+      size_t p = 0;
+      const error e = c.value(p, o);
+      o.finish();
+      if (!e.ok()) { return {e, 1}; }
+      if (p != in.size) { return {{error_code::trailing_content, p}, 1}; }
+      uint8_t *to = output(text.size());
+      if (to == nullptr) { return {{error_code::out_of_memory, 0}, 1}; }
+      if (!text.empty()) { std::memcpy(to, text.data(), text.size()); }
+      return {};
     }
-    const msgpack_error e = internal::convert_blocks(blocks, options.threads, out, [&](internal::msgpack_block &b, unsigned) {
-      try {
-        convert_values(in.data, in.size, options, b);
-      } catch (const std::bad_alloc &) {
-        b.failure = {{error_code::out_of_memory, b.begin}, b.documents + 1};
-      }
-    });
-    if (!e.ok()) { return e; }
-    if (!skimmed.ok()) {
-      out.clear();
-      return skimmed;
-    }
-    return {};
+    return convert_stream(in, options, output);
   } catch (const std::bad_alloc &) {
-    out.clear();
     return {{error_code::out_of_memory, 0}, 0};
   }
 }
