@@ -10,7 +10,9 @@ against the object routes Python users take, side by side in one process.
   msgspec.json.encode(msgspec.msgpack.decode(m));
 - ndjson: the GH Archive file, a MessagePack value per line (peers: line by line), and the
   sequence of values back to NDJSON (peers: msgpack's Unpacker, orjson.dumps per value); and
-  simdbridge on 2 threads against itself on 1.
+  simdbridge on 2 threads against itself on 1;
+- dumpb_many: the GH Archive file's objects written as NDJSON, against orjson.dumps per object
+  joined (the same bytes, checked).
 
 Throughput is GB/s of JSON (the file's bytes) for every case. The gate comes first: every
 engine's MessagePack must unpack to json.loads's values and every engine's JSON must carry the
@@ -31,6 +33,7 @@ TARGETS = [  # (case, what, target ratio of simdbridge to the fastest peer of th
     ("from_msgpack", "MessagePack to JSON / the fastest object route (geometric mean, 22 files)", 3.0),
     ("ndjson_to_msgpack", "GH Archive NDJSON to MessagePack / the fastest object route", 4.0),
     ("msgpack_to_ndjson", "GH Archive MessagePack stream to NDJSON / the fastest object route", 3.0),
+    ("dumpb_many", "dumpb_many (GH Archive's objects as NDJSON) / joined orjson.dumps", 1.3),
 ]
 THREAD_TARGETS = [("ndjson_to_msgpack", "GH Archive NDJSON to MessagePack, 2 threads / 1 thread", 1.8),
                   ("msgpack_to_ndjson", "GH Archive MessagePack stream to NDJSON, 2 threads / 1 thread", 1.8)]
@@ -55,6 +58,7 @@ def run(root, data, results, full):
     gh_path = os.path.join(data, "ndjson", "gharchive-2015-01-01-0.ndjson")
     gh = open(gh_path, "rb").read()
     gh_packed = simdbridge.json_to_msgpack(gh, ndjson=True, threads=1)
+    gh_objects = [json.loads(line) for line in gh.splitlines() if line.strip()]
     json_decoder, mp_encoder = msgspec.json.Decoder(), msgspec.msgpack.Encoder()
     mp_decoder, json_encoder = msgspec.msgpack.Decoder(), msgspec.json.Encoder()
 
@@ -85,6 +89,11 @@ def run(root, data, results, full):
             "ormsgpack+orjson": lambda s: b"".join(ormsgpack.packb(orjson.loads(line)) for line in s.splitlines()
                                                    if line.strip()),
             "msgspec": lambda s: b"".join(mp_encoder.encode(v) for v in json_decoder.decode_lines(s)),
+        })],
+        "dumpb_many": [dict(name="gharchive-2015-01-01-0.ndjson", input=gh_objects, bytes=len(gh), engines={
+            "simdbridge": simdbridge.dumpb_many,
+            "orjson joined": lambda objects: b"".join([orjson.dumps(o, option=orjson.OPT_APPEND_NEWLINE)
+                                                        for o in objects]),
         })],
         "msgpack_to_ndjson": [dict(name="gharchive-2015-01-01-0.ndjson", input=gh_packed, bytes=len(gh), engines={
             "simdbridge": lambda m: simdbridge.msgpack_to_json(m, stream=True, threads=1),
@@ -146,6 +155,10 @@ def gate(simdbridge, msgpack, cases, raw, gh):
             text = b"\n".join(json.dumps(v).encode() for v in u)
             if simdbridge.checksum(text, stream=True) != stream_want:
                 problems.append("ndjson_to_msgpack / %s: its MessagePack holds other values" % name)
+    for case in cases["dumpb_many"]:
+        outputs = {name: fn(case["input"]) for name, fn in case["engines"].items()}
+        if len(set(outputs.values())) != 1:
+            problems.append("dumpb_many: the engines wrote different bytes")
     for case in cases["msgpack_to_ndjson"]:
         for name, fn in case["engines"].items():
             if simdbridge.checksum(fn(case["input"]), stream=True) != stream_want:
@@ -186,7 +199,7 @@ def write_markdown(path, out):
             report.markdown_table(["what", "ratio", "target", ""],
                                   [[t["what"], "%.2fx ± %.2f" % (t["ratio"], t["ci95"]), "%.1fx" % t["target"],
                                     report.emphasized(t["verdict"])] for t in out["targets"]])]
-    for case in ("to_msgpack", "from_msgpack", "ndjson_to_msgpack", "msgpack_to_ndjson"):
+    for case in ("to_msgpack", "from_msgpack", "ndjson_to_msgpack", "msgpack_to_ndjson", "dumpb_many"):
         s = out[case]
         rows = [[c["name"]] + ["%.3f ± %.3f" % (c["rate"][n]["mean"], c["rate"][n]["ci95"]) for n in s["engines"]]
                 for c in s["cases"]]

@@ -131,6 +131,9 @@ PyObject *dump_arrow(PyObject *self, PyObject *args, PyObject *kwargs);
 /** threads=: None for one per core, else at least 1; false with an exception set. */
 bool thread_count(PyObject *threads, unsigned &out);
 
+/** dumpb_many(iterable, /, default=None, option=None): NDJSON bytes, as dumpb writes each object. */
+PyObject *dumpb_many(PyObject *self, PyObject *args, PyObject *kwargs);
+
 // msgpack.cpp
 PyObject *json_to_msgpack(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *msgpack_to_json(PyObject *self, PyObject *args, PyObject *kwargs);

@@ -209,6 +209,8 @@ PyMethodDef methods[] = {
      "stream of documents separated by white space. Raises StreamError with the byte offset."},
     {"_configure", configure, METH_VARARGS,
      "Sets the exception classes (JSONDecodeError, StreamError, LimitError, MessagePackError)."},
+    {"dumpb_many", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dumpb_many)), METH_VARARGS | METH_KEYWORDS,
+     "dumpb_many(iterable, /, default=None, option=None): NDJSON bytes, each object as dumpb writes it, a line each."},
     {"json_to_msgpack", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(json_to_msgpack)),
      METH_VARARGS | METH_KEYWORDS, "json_to_msgpack(data, *, ndjson=False, block_size=1048576, threads=None): JSON as MessagePack bytes."},
     {"msgpack_to_json", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(msgpack_to_json)),

@@ -160,3 +160,28 @@ def test_exception_pickles():
     back = pickle.loads(pickle.dumps(e))
     assert (back.offset, back.document, str(back)) == (7, 2, str(e))
     assert isinstance(e, ValueError)
+
+
+def test_dumpb_many_writes_a_line_per_object_as_dumpb_does():
+    import orjson
+    objects = [{"a": 1, "b": [1.5, None, True]}, [], "x\n\u2028", 2 ** 63, {"t": (1, 2)}, None]
+    expected = b"".join(orjson.dumps(o) + b"\n" for o in objects)
+    assert simdbridge.dumpb_many(objects) == expected
+    assert simdbridge.dumpb_many(iter(objects)) == expected  # any iterable, read once
+    assert simdbridge.dumpb_many(o for o in objects) == expected
+    assert simdbridge.dumpb_many([]) == b""
+    assert simdbridge.dumpb_many([{"b": 1, "a": 2}], option=simdbridge.OPT_SORT_KEYS) == b'{"a":2,"b":1}\n'
+    assert simdbridge.dumpb_many([{1}], default=sorted) == b"[1]\n"
+    with pytest.raises(TypeError):
+        simdbridge.dumpb_many([1, object()])
+    with pytest.raises(ValueError):
+        simdbridge.dumpb_many([1], option=simdbridge.OPT_INDENT_2)
+
+    def failing():
+        yield 1
+        raise RuntimeError("the iterator's own error")
+    with pytest.raises(RuntimeError):
+        simdbridge.dumpb_many(failing())
+    # What it writes reads back, a document per line.
+    data = simdbridge.dumpb_many(objects)
+    assert list(simdbridge.loads_many(data)) == [json.loads(orjson.dumps(o)) for o in objects]

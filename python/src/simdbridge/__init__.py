@@ -43,7 +43,9 @@ Beyond json:
   with orjson's option flags (OPT_INDENT_2, OPT_SORT_KEYS, OPT_NON_STR_KEYS, ...; the same
   values, so orjson's constants work too) and orjson's errors (JSONEncodeError, which is
   TypeError, with orjson's messages). It serializes what orjson does but numpy's types and
-  orjson.Fragment, which go to `default`; see dumpb's docstring.
+  orjson.Fragment, which go to `default`; see dumpb's docstring. dumpb_many(iterable, /,
+  default=None, option=None): NDJSON, each object as dumpb writes it and a newline, in one
+  buffer (b"".join(dumpb(o) + b"\n" for o in iterable), faster).
 
 Known differences from json:
 
@@ -70,7 +72,7 @@ from typing import IO as _IO, Any as _Any
 
 from ._errors import JSONDecodeError, LimitError, MessagePackError, StreamError
 from . import _core
-from ._core import (Array, ArrowStream, Object, checksum, dump_arrow, dumpb, dumpb_arrow, dumps, json_to_msgpack, loads,
+from ._core import (Array, ArrowStream, Object, checksum, dump_arrow, dumpb, dumpb_arrow, dumpb_many, dumps, json_to_msgpack, loads,
                     loads_arrow, loads_many, msgpack_to_json, parse, parse_many)
 from collections.abc import Mapping as _Mapping, Sequence as _Sequence
 
@@ -81,7 +83,7 @@ _Sequence.register(Array)
 __all__ = ["JSONDecodeError", "StreamError", "LimitError", "MessagePackError", "json_to_msgpack", "msgpack_to_json",
            "set_limits", "get_limits", "loads_arrow",
            "load_arrow_file", "dumpb_arrow", "dump_arrow", "ArrowStream", "Object", "Array", "loads", "load", "load_file", "dumps",
-           "dump", "parse", "parse_file", "loads_many", "parse_many", "checksum", "versions", "dumpb",
+           "dump", "parse", "parse_file", "loads_many", "parse_many", "checksum", "versions", "dumpb", "dumpb_many",
            "JSONEncodeError", "OPT_APPEND_NEWLINE", "OPT_INDENT_2", "OPT_NAIVE_UTC", "OPT_NON_STR_KEYS",
            "OPT_OMIT_MICROSECONDS", "OPT_PASSTHROUGH_DATACLASS", "OPT_PASSTHROUGH_DATETIME",
            "OPT_PASSTHROUGH_SUBCLASS", "OPT_SERIALIZE_DATACLASS", "OPT_SERIALIZE_NUMPY", "OPT_SERIALIZE_UUID",

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # Types of the compiled module; the package re-exports them (see __init__.py).
-from collections.abc import Callable, Iterator, KeysView, ItemsView, ValuesView, Sequence
+from collections.abc import Callable, Iterable, Iterator, KeysView, ItemsView, ValuesView, Sequence
 from os import PathLike
 from typing import IO, Any, Literal, overload
 
@@ -103,6 +103,7 @@ def load_arrow_fd(
     threads: int | None = ...,
 ) -> ArrowStream: ...
 def dumpb_arrow(data: Any, *, write_nulls: bool = ..., threads: int | None = ...) -> bytes: ...
+def dumpb_many(iterable: Iterable[Any], /, default: Callable[[Any], Any] | None = ..., option: int | None = ...) -> bytes: ...
 def json_to_msgpack(data: _Data, *, ndjson: bool = ..., block_size: int = ..., threads: int | None = ...) -> bytes: ...
 def msgpack_to_json(data: bytes | bytearray | memoryview, *, stream: bool = ..., validate_utf8: bool = ...,
                     binary_as_base64: bool = ..., ext_as_null: bool = ..., block_size: int = ...,
