@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
-TARGETS = ["fuzz_document", "fuzz_stream", "fuzz_extract", "fuzz_writer", "fuzz_arrow"]
+TARGETS = ["fuzz_document", "fuzz_stream", "fuzz_extract", "fuzz_writer", "fuzz_arrow", "fuzz_msgpack"]
 MAX_LEN = 16384
 # The stream target reads each input at three batch sizes down to 32 bytes (a simdjson batch,
 # handed to a second thread, every 32 bytes): shorter inputs, more of them.
@@ -33,9 +33,9 @@ def seed(target, corpus, data):
     if any(corpus.iterdir()):
         return
     kind = {"fuzz_document": "document", "fuzz_writer": "document", "fuzz_stream": "stream",
-            "fuzz_extract": "extract", "fuzz_arrow": "arrow"}[target]
+            "fuzz_extract": "extract", "fuzz_arrow": "arrow", "fuzz_msgpack": "msgpack"}[target]
     sources = [HERE / "seeds" / kind, HERE / "regressions" / target]
-    if kind in ("document", "stream"):
+    if kind in ("document", "stream", "msgpack"):
         sources += [data / "jsonchecker"]
     for source in sources:
         for path in sorted(source.rglob("*")):

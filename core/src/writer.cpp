@@ -139,17 +139,19 @@ size_t write_json_string_utf8(const uint8_t *text, size_t bytes, uint8_t *out) n
     std::memcpy(out + p, &ascii.word[c], 8);
     p += ascii.length[c];
   }
-  // The last bytes (fewer than 16; most keys and short strings are nothing else): one load of 16
-  // where they lie in one page (it cannot fault; the lanes past the end are masked off), copied
-  // whole where none needs escaping, byte by byte below where one does.
-  // (From 2 bytes left: json_string_capacity_utf8 leaves room for the 16-byte store only then.)
-  if (bytes - i >= 2 && (reinterpret_cast<uintptr_t>(text + i) & 4095) <= 4096 - 16) {
+  // The last bytes (fewer than 16; most keys and short strings are nothing else): copied into a
+  // 16-byte block (never read past the string), checked at once with the lanes past them masked
+  // off, and stored whole where none needs escaping; byte by byte below where one does. (From 2
+  // bytes left: json_string_capacity_utf8 leaves room for the 16-byte store only then.)
+  if (bytes - i >= 2) {
     const size_t left = bytes - i;
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text + i));
+    alignas(16) uint8_t tail[16] = {};
+    std::memcpy(tail, text + i, left);
+    const __m128i v = _mm_load_si128(reinterpret_cast<const __m128i *>(tail));
     const __m128i control = _mm_andnot_si128(_mm_cmplt_epi8(v, _mm_setzero_si128()), _mm_cmplt_epi8(v, space));
     const __m128i work = _mm_or_si128(control, _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
     if ((unsigned(_mm_movemask_epi8(work)) & ((1u << left) - 1)) == 0) {
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(out + p), v); // (room for 6 a byte: 16 fit)
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(out + p), v);
       p += left;
       i = bytes;
     }

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+// JSON and MessagePack, each way round: the input read as MessagePack (one value, and as a
+// stream on 1 and 3 threads, which must agree) and, where it converts, its JSON must be valid,
+// pack, and unpack to the same text; the input read as JSON and, where it packs, its MessagePack
+// must unpack to JSON that packs and unpacks to itself. Nothing may read out of bounds or crash.
+#include <string>
+#include <vector>
+
+#include "fuzz_support.h"
+#include "simdbridge/msgpack.h"
+#include "simdbridge/parser.h"
+
+using namespace simdbridge;
+
+namespace {
+
+std::string describe(const msgpack_error &e) {
+  return std::string(error_name(e.e.code)) + " at " + std::to_string(e.e.offset) + " in " + std::to_string(e.document);
+}
+
+/** JSON our writer made: valid, and through MessagePack and back the same text. */
+void check_round_trip(parser &p, const std::vector<uint8_t> &json, bool stream) {
+  msgpack_options o;
+  o.ndjson = o.stream = stream;
+  fuzz::expect(stream ? p.validate_stream(input::copy_of(json.data(), json.size())).ok()
+                      : p.validate(input::copy_of(json.data(), json.size())).ok(),
+               "msgpack_to_json wrote invalid JSON");
+  std::vector<uint8_t> packed, again;
+  const msgpack_error e = json_to_msgpack(p, input::copy_of(json.data(), json.size()), o, packed);
+  fuzz::expect(e.ok(), "msgpack_to_json's JSON does not pack");
+  fuzz::expect(msgpack_to_json(input::copy_of(packed.data(), packed.size()), o, again).ok(), "repacked JSON does not unpack");
+  fuzz::expect(again == json, "JSON -> MessagePack -> JSON is not the same text");
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  parser p;
+  // As MessagePack: one value, UTF-8 checked.
+  std::vector<uint8_t> json;
+  const std::vector<uint8_t> bytes(data, data + size); // exactly its bytes: nothing past them to read
+  msgpack_options o;
+  if (msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), o, json).ok()) { check_round_trip(p, json, false); }
+  // As a stream, on 1 and 3 threads with small blocks: the same outcome.
+  o.stream = true;
+  o.block_size = 7;
+  std::vector<uint8_t> one, three;
+  const msgpack_error a = msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), o, one);
+  o.threads = 3;
+  const msgpack_error b = msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), o, three);
+  if (a.e.code != b.e.code || a.e.offset != b.e.offset || a.document != b.document || one != three) {
+    std::fprintf(stderr, "FINDING: a stream on 1 and 3 threads: %s vs %s\n", describe(a).c_str(), describe(b).c_str());
+    std::abort();
+  }
+  if (a.ok()) { check_round_trip(p, one, true); }
+  // Options that let more through: never a crash.
+  o = {};
+  o.validate_utf8 = false;
+  o.ext_as_null = true;
+  (void)msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), o, json);
+  // As JSON: where it packs, the MessagePack unpacks, and that JSON is a fixed point (packed
+  // and unpacked again, the same text; not the same MessagePack: a number past the double range
+  // packs as an infinity, which unpacks as null).
+  std::vector<uint8_t> packed, text, repacked, again;
+  if (json_to_msgpack(p, input::copy_of(bytes.data(), bytes.size()), {}, packed).ok()) {
+    fuzz::expect(msgpack_to_json(input::copy_of(packed.data(), packed.size()), {}, text).ok(), "packed JSON does not unpack");
+    fuzz::expect(json_to_msgpack(p, input::copy_of(text.data(), text.size()), {}, repacked).ok(), "unpacked JSON does not pack");
+    fuzz::expect(msgpack_to_json(input::copy_of(repacked.data(), repacked.size()), {}, again).ok() && again == text,
+                 "JSON -> MessagePack -> JSON is not a fixed point");
+  }
+  return 0;
+}
