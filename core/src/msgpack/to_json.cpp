@@ -431,16 +431,28 @@ msgpack_error convert_stream(input in, const msgpack_options &options, const msg
   uint64_t values = 0;
   const size_t step = std::max<size_t>(options.block_size, 1);
   size_t begin = 0, p = 0;
+  // Blocks are handed over in batches (of a megabyte, or 64 blocks): one wake-up per block cost
+  // more than small blocks' conversions.
+  std::vector<internal::msgpack_block> batch;
+  size_t batch_bytes = 0;
+  const auto hand = [&] {
+    if (batch.empty()) { return; }
+    {
+      std::lock_guard<std::mutex> lock(m);
+      for (internal::msgpack_block &b : batch) { blocks.push_back(std::move(b)); }
+    }
+    batch.clear();
+    batch_bytes = 0;
+    ready.notify_all();
+  };
   const auto publish = [&](size_t end) {
     internal::msgpack_block b;
     b.begin = begin;
     b.end = end;
-    {
-      std::lock_guard<std::mutex> lock(m);
-      blocks.push_back(std::move(b));
-    }
-    ready.notify_one();
+    batch_bytes += end - begin;
+    batch.push_back(std::move(b));
     begin = end;
+    if (batch_bytes >= (size_t(1) << 20) || batch.size() >= 64) { hand(); }
   };
   try {
     while (p < in.size) {
@@ -454,6 +466,7 @@ msgpack_error convert_stream(input in, const msgpack_options &options, const msg
       if (p - begin >= step) { publish(p); }
     }
     if (p > begin) { publish(p); }
+    hand();
   } catch (...) { // (a block that could not be added: out of memory, reported after the others)
     skimmed = {{error_code::out_of_memory, p}, values + 1};
   }
