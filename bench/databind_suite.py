@@ -46,7 +46,7 @@ FULL = ["-f", "3", "-wi", "5", "-w", "1s", "-i", "10", "-r", "1s"]
 # Side by side (PairedRatio): slice in ms, warmup rounds, measured rounds; Users, then the scenarios.
 # Each library warms up for 600 to 800 ms in the quick run (JMH's quick forks: 900 ms): with 200 ms,
 # Jackson's dates read was still being compiled for half the rounds (21.8x, 95%: 7.7 to 31.7).
-PAIRED_QUICK = {"users": ["100", "8", "16"], "scenario": ["50", "12", "16"]}
+PAIRED_QUICK = {"users": ["100", "6", "14"], "scenario": ["50", "12", "16"]}
 PAIRED_FULL = {"users": ["200", "10", "60"], "scenario": ["100", "10", "40"]}
 SCENARIOS = ["simple", "nested", "dates", "list-of-100", "map-of-mixed", "escaped-string"]
 HEAPS_MB = [8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048]
