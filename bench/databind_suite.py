@@ -34,6 +34,8 @@ READERS = ["simdbridge", "jackson", "jackson-blackbird", "fastjson2", "fastjson2
            "dsl-json", "dsl-json-reflection", "avaje-jsonb", "genson"]
 WRITERS = READERS
 FIELD_READERS = ["simdbridge", "fastjson2", "fastjson2-features", "simdjson-java"]
+# The quick run's JMH tables: simdbridge and the fastest peers of each kind (the full run, all).
+QUICK_READERS = ["simdbridge", "jackson", "fastjson2", "fastjson2-features", "dsl-json", "avaje-jsonb"]
 SIZES = [1, 10, 100, 1000]
 QUICK_SIZES = [1, 100]
 PAYLOADS = ["users", "jjb"]
@@ -101,7 +103,8 @@ def run(root, data, results, full):
         runs[("beans", op, threads)] = jvm_suite.run_jmh(
             jar, "DatabindBenchmark.%s$" % op, os.path.join(jmh_dir, name + ".json"),
             settings + extra + ["-t", str(threads), "-p", "kb=" + ",".join(map(str, sizes)), "-p", "model=beans",
-                                "-p", "payload=" + ",".join(PAYLOADS), "-p", "library=" + ",".join(READERS)],
+                                "-p", "payload=" + ",".join(PAYLOADS),
+                                "-p", "library=" + ",".join(READERS if full else QUICK_READERS)],
             "Users (beans) %s, %d thread%s" % (op, threads, "s" * (threads > 1)))
     # The public-field model beside it, with simdjson-java (records).
     runs[("fields", "read", 1)] = jvm_suite.run_jmh(
@@ -354,7 +357,8 @@ def markdown(out):
 
 
 def chart(out, path):
-    libs = READERS
+    libs = [l for l in READERS if any(l in kb for op in out["users"].get("beans/users", {}).values()
+                                      for t in op.values() for kb in t.values())]
     cats, series, errors = [], {l: [] for l in libs}, {l: [] for l in libs}
     for payload in PAYLOADS:
         for op in ("read", "writeStream"):
