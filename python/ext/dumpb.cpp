@@ -594,6 +594,19 @@ private:
 
 } // namespace
 
+/** option= (None or absent: 0), checked as orjson checks it; false with TypeError set. */
+static bool options_of(PyObject *option, uint32_t &opts) {
+  if (option == nullptr || option == Py_None) { return true; }
+  const long v = PyLong_CheckExact(option) ? PyLong_AsLong(option) : -1;
+  if (v < 0 || v > all_options) {
+    PyErr_Clear();
+    PyErr_SetString(PyExc_TypeError, "Invalid opts");
+    return false;
+  }
+  opts = uint32_t(v);
+  return true;
+}
+
 PyObject *dumpb(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   // dumpb(obj, /, default=None, option=None), as orjson.dumps(obj, default, option).
   PyObject *obj = nargs > 0 ? args[0] : nullptr;
@@ -621,16 +634,7 @@ PyObject *dumpb(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     return nullptr;
   }
   uint32_t opts = 0;
-  if (option != nullptr && option != Py_None) {
-    const long v = PyLong_CheckExact(option) ? PyLong_AsLong(option) : -1;
-    if (v < 0 || v > all_options) {
-      PyErr_Clear();
-      PyErr_SetString(PyExc_TypeError, "Invalid opts");
-      return nullptr;
-    }
-    opts = uint32_t(v);
-  }
-  if (!names.load()) { return nullptr; }
+  if (!options_of(option, opts) || !names.load()) { return nullptr; }
   try {
     orjson_writer w(opts, default_fn);
     w.value(obj, 0, 0);
@@ -657,15 +661,7 @@ PyObject *dumpb_many(PyObject *, PyObject *args, PyObject *kwargs) {
     return nullptr;
   }
   uint32_t opts = 0;
-  if (option != Py_None) {
-    const long v = PyLong_CheckExact(option) ? PyLong_AsLong(option) : -1;
-    if (v < 0 || v > all_options) {
-      PyErr_Clear();
-      PyErr_SetString(PyExc_TypeError, "Invalid opts");
-      return nullptr;
-    }
-    opts = uint32_t(v);
-  }
+  if (!options_of(option, opts)) { return nullptr; }
   if (opts & opt_indent_2) {
     PyErr_SetString(PyExc_ValueError, "dumpb_many() writes a document per line: OPT_INDENT_2 does not apply");
     return nullptr;

@@ -281,8 +281,7 @@ public final class PairedRatio {
             return rate(op, sliceNs);
         }
         java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
-        long[] counts = new long[threads];
-        long[] spans = new long[threads];
+        double[] rates = new double[threads];
         Exception[] failure = new Exception[1];
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
@@ -290,17 +289,7 @@ public final class PairedRatio {
             workers[t] = new Thread(() -> {
                 try {
                     start.await();
-                    long begin = System.nanoTime(), end = begin + sliceNs, now;
-                    long n = 0;
-                    do {
-                        for (int i = 0; i < 16; i++) {
-                            sink = op.run();
-                        }
-                        n += 16;
-                        now = System.nanoTime();
-                    } while (now < end);
-                    counts[me] = n;
-                    spans[me] = now - begin;
+                    rates[me] = rate(op, sliceNs);
                 } catch (Exception e) {
                     synchronized (failure) {
                         failure[0] = e;
@@ -316,8 +305,8 @@ public final class PairedRatio {
             throw failure[0];
         }
         double total = 0;
-        for (int t = 0; t < threads; t++) {
-            total += counts[t] * 1e9 / spans[t];
+        for (double r : rates) {
+            total += r;
         }
         return total;
     }
