@@ -128,6 +128,9 @@ PyObject *load_arrow_fd(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *dumpb_arrow(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *dump_arrow(PyObject *self, PyObject *args, PyObject *kwargs);
 
+/** Inputs this size or larger are parsed (and converted) with the GIL released. */
+constexpr size_t release_gil_from = 4096;
+
 /** threads=: None for one per core, else at least 1; false with an exception set. */
 bool thread_count(PyObject *threads, unsigned &out);
 

@@ -29,9 +29,6 @@ thread_state &current() {
   return t;
 }
 
-/** Inputs this size or larger are parsed with the GIL released. */
-constexpr size_t release_gil_from = 4096;
-
 simdbridge::error parse_into(simdbridge::parser &p, const input_bytes &in, simdbridge::document &doc) {
   if (in.view().size() < release_gil_from) { return p.parse(in.as_input(), doc); }
   simdbridge::error e;

@@ -9,8 +9,6 @@
 namespace simdbridge::python {
 namespace {
 
-/** Inputs this size or larger are converted with the GIL released (as loads() parses). */
-constexpr size_t release_gil_from = 4096;
 
 /** The block_size= argument: at least 1. */
 bool block_size_of(unsigned long long value, size_t &out) {

@@ -373,7 +373,7 @@ error skim(const uint8_t *data, size_t size, size_t &p) noexcept {
 }
 
 /** The values of [b.begin, b.end) as NDJSON lines into the block's output. */
-void convert_values(const uint8_t *data, size_t size, const msgpack_options &options, internal::msgpack_block &b) {
+void convert_values(const uint8_t *data, const msgpack_options &options, internal::msgpack_block &b) {
   converter c(data, b.end, options);
   json_out out(b.out);
   size_t p = b.begin;
@@ -387,7 +387,6 @@ void convert_values(const uint8_t *data, size_t size, const msgpack_options &opt
     b.documents++;
   }
   out.finish();
-  (void)size;
 }
 
 /**
@@ -405,7 +404,7 @@ msgpack_error convert_stream(input in, const msgpack_options &options, const msg
   bool cut = false;
   const auto convert = [&](internal::msgpack_block &b) {
     try {
-      convert_values(in.data, in.size, options, b);
+      convert_values(in.data, options, b);
     } catch (const std::bad_alloc &) {
       b.failure = {{error_code::out_of_memory, b.begin}, b.documents + 1};
     }
