@@ -44,6 +44,19 @@ struct stream_reader::state {
   size_t begin = 0, end = 0;
   uint64_t count = 0;
 
+  /** Reads `in` in place where it is padded (and no token runs into its padding), else a copy. */
+  void take(input from) {
+    if (from.parsed_in_place() && (from.size == 0 || !internal::continues_token(from.data[from.size]))) {
+      data = from.data;
+      size = from.size;
+    } else {
+      copy.assign(from.data, from.data + from.size);
+      copy.resize(from.size + padding, 0);
+      data = copy.data();
+      size = from.size;
+    }
+  }
+
   error fail(error e) {
     finished = true;
     e.offset = e.offset >= shift ? e.offset - shift : 0;
@@ -220,17 +233,31 @@ stream_reader::stream_reader(input in, stream_format format, parser_options opti
       state_->shift = 1;
       state_->copy.resize(state_->size + padding, 0);
       state_->data = state_->copy.data();
-    } else if (in.parsed_in_place() && (in.size == 0 || !internal::continues_token(in.data[in.size]))) {
-      state_->data = in.data;
-      state_->size = in.size;
     } else {
-      state_->copy.assign(in.data, in.data + in.size);
-      state_->copy.resize(in.size + padding, 0);
-      state_->data = state_->copy.data();
-      state_->size = in.size;
+      state_->take(in);
     }
   } catch (...) {
     state_.reset();
+  }
+}
+
+void stream_reader::reset(input in, bool continuation) noexcept {
+  if (!state_) { return; }
+  state &s = *state_;
+  s.in = in;
+  s.started = continuation;
+  s.finished = false;
+  s.on_tape = false;
+  s.pos = 0;
+  s.shift = 0;
+  s.count = 0;
+  s.begin = s.end = 0;
+  s.value_index = tape_view::first;
+  s.into = nullptr;
+  try {
+    s.take(in);
+  } catch (...) {
+    s.in = input{nullptr, 1, 0}; // not well formed: next() says invalid_argument
   }
 }
 

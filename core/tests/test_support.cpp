@@ -143,4 +143,35 @@ outcome slow_checksum_stream(const std::string &text) {
   return {true, sink.h, error_code::success, 0};
 }
 
+/** A document's value rendered compactly from its tape (for comparisons). */
+std::string render(const tape_view &t, size_t i) {
+  switch (t.kind(i)) {
+  case tape_kind::object: {
+    std::string out = "{";
+    size_t j = i + 1;
+    while (t.kind(j) != tape_kind::object_end) {
+      if (out.size() > 1) { out += ','; }
+      out += '"' + std::string(t.string(j)) + "\":" + render(t, j + 1);
+      j = t.next(j + 1);
+    }
+    return out + "}";
+  }
+  case tape_kind::array: {
+    std::string out = "[";
+    for (size_t j = i + 1; t.kind(j) != tape_kind::array_end; j = t.next(j)) {
+      if (out.size() > 1) { out += ','; }
+      out += render(t, j);
+    }
+    return out + "]";
+  }
+  case tape_kind::string: return '"' + std::string(t.string(i)) + '"';
+  case tape_kind::int64: return std::to_string(t.int64(i));
+  case tape_kind::uint64: return std::to_string(t.uint64(i));
+  case tape_kind::float64: return std::to_string(t.float64(i));
+  case tape_kind::true_value: return "true";
+  case tape_kind::false_value: return "false";
+  default: return "null";
+  }
+}
+
 } // namespace simdbridge::test

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "simdbridge/document.h"
 #include "simdbridge/parser.h"
 
 namespace simdbridge::test {
@@ -20,6 +21,9 @@ std::string data_directory();
 std::vector<std::string> list_files(const std::string &directory, const std::string &suffix);
 
 std::string read_file(const std::string &path);
+
+/** A document's value rendered compactly from its tape (for comparisons). */
+std::string render(const tape_view &t, size_t i);
 
 /** The last path component. */
 std::string base_name(const std::string &path);

@@ -75,10 +75,87 @@ public:
   /** Documents returned so far (the current one's number, counting from 1). */
   uint64_t count() const noexcept;
 
+  /**
+   * Starts over on `in`, keeping the parser and its buffers (formats whitespace, lines and
+   * json_seq). `continuation`: `in` continues a stream cut at a document boundary, so the checks
+   * that only the start of a stream gets (byte order mark, encoding) are skipped; count()
+   * restarts at 0.
+   */
+  void reset(input in, bool continuation) noexcept;
+
   struct state;
 
 private:
   result<bool> advance() noexcept;
+  std::unique_ptr<state> state_;
+};
+
+/**
+ * Where a block_reader's bytes come from, read on the thread that calls block_reader::next().
+ */
+class stream_source {
+public:
+  virtual ~stream_source() = default;
+  /** Up to `capacity` next bytes into `into`: how many were read (0: the end), or an error. */
+  virtual result<size_t> read(uint8_t *into, size_t capacity) noexcept = 0;
+};
+
+/** How a block_reader cuts and parses its stream. */
+struct block_options {
+  /** whitespace, lines or json_seq (comma and array are one document: read them with parser). */
+  stream_format format = stream_format::whitespace;
+  /** Bytes read and parsed at a time; a block grows past it only to hold a longer document. */
+  size_t block_size = size_t(1) << 20;
+  /**
+   * Threads at work: 1 parses each document when next() reaches it; n > 1 has n - 1 threads
+   * parse whole blocks ahead while the caller's thread takes their documents.
+   */
+  unsigned threads = 1;
+  parser_options parser;
+};
+
+/**
+ * A stream_reader over a stream of any length: the bytes come in blocks cut at document
+ * boundaries, from memory or from a stream_source, so that memory is bounded by the block size
+ * (and the longest document), not by the stream. The documents, their tapes and their errors are
+ * the stream_reader's, in the same order, with offsets in the whole stream; with threads > 1
+ * blocks are parsed ahead on other threads. An input in memory that can be parsed in place with
+ * one thread is read as one block, with no copy.
+ *
+ * Blocks are cut after the last newline (json_seq: before the last RS) of each block_size bytes.
+ * In the whitespace format a document may span lines: where one runs past the cut, its block
+ * ends before it and it is read again at the start of the next block.
+ */
+class block_reader {
+public:
+  /** `in` must outlive the reader. */
+  block_reader(input in, block_options options) noexcept;
+  /** `source` must outlive the reader. */
+  block_reader(stream_source &source, block_options options) noexcept;
+  ~block_reader();
+  block_reader(const block_reader &) = delete;
+  block_reader &operator=(const block_reader &) = delete;
+
+  /** The next document: true, false at the end, or an error with its offset in the stream. */
+  result<bool> next() noexcept;
+  /** The same, the document's tape going into `into`, which keeps it (see stream_reader). */
+  result<bool> next(document &into) noexcept;
+  /** True where next() will neither wait for another thread nor read the source. */
+  bool ready() const noexcept;
+
+  /** The current document's tape; words == nullptr where it is valid but not on a tape. */
+  tape_view tape() const noexcept;
+  size_t value_index() const noexcept;
+  /** The current document's bytes, valid until the next call, and their offsets in the stream. */
+  const uint8_t *bytes() const noexcept;
+  uint64_t begin() const noexcept;
+  uint64_t end() const noexcept;
+  /** Documents returned so far. */
+  uint64_t count() const noexcept;
+
+  struct state;
+
+private:
   std::unique_ptr<state> state_;
 };
 

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: Apache-2.0
+// block_reader (stream.h): a stream in blocks cut at document boundaries. With one thread each
+// block is read by a stream_reader one document at a time, as next() reaches it; with more,
+// worker threads parse whole blocks ahead, each document onto a tape of its own (kept in a pool
+// per block and reused), while the caller's thread takes them in order. The caller's thread alone
+// reads the source and cuts the blocks, so a source need not be thread-safe.
+#include "simdbridge/stream.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <new>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace simdbridge {
+
+namespace {
+
+constexpr uint8_t record_separator = 0x1E;
+
+/** A stream already in memory, read in blocks. */
+class memory_source final : public stream_source {
+public:
+  explicit memory_source(input in) : in_(in) {}
+  result<size_t> read(uint8_t *into, size_t capacity) noexcept override {
+    const size_t n = std::min(capacity, in_.size - at_);
+    if (n > 0) { std::memcpy(into, in_.data + at_, n); }
+    at_ += n;
+    return n;
+  }
+
+private:
+  input in_;
+  size_t at_ = 0;
+};
+
+/** Where one document of a block lies: on the block's tape `doc`, and in its bytes. */
+struct span {
+  size_t value_index;
+  size_t begin, end;
+  bool on_tape;
+};
+
+/** One block of the stream: its bytes (padded), where they sit, and what parsing them found. */
+struct block {
+  std::vector<uint8_t> bytes; // at least size + padding
+  size_t size = 0;
+  uint64_t base = 0;          // the stream offset of bytes[0]
+  bool final = false;         // the stream's last: a document cut short at its end is an error
+  bool overlong = false;      // cut with no boundary because a document passed the length limit
+  enum class stage { cut, parsing, parsed };
+  std::atomic<stage> at{stage::cut}; // set under the reader's mutex; read by ready() without it
+  std::vector<document> docs; // a pool: the first `documents` hold this block's documents
+  std::vector<span> spans;
+  size_t documents = 0;
+  error failure;              // what stopped the block after `documents` (offset in the block)
+  bool incomplete = false;    // its last document runs past its end: read again from `resume`
+  size_t resume = 0;
+
+  input in() const { return input::padded(bytes.data(), size, bytes.size()); }
+};
+
+bool is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/**
+ * In the whitespace format (the only one where a document may span a cut), an input that ends
+ * too soon at the end of a block that is not the stream's last says the block ended inside a
+ * document: that document is read again with the next block.
+ */
+bool cut_short(const block &b, const error &e, stream_format format) {
+  return format == stream_format::whitespace && !b.final && e.code == error_code::unexpected_end && e.offset == b.size;
+}
+
+error overlong_error(const block &b, size_t from) {
+  while (from < b.size && is_space(b.bytes[from])) { from++; }
+  return {error_code::document_too_long, from};
+}
+
+/** Parses every document of `b` with `reader`, each onto a tape of b.docs. */
+void parse_block(block &b, stream_reader &reader, stream_format format) {
+  reader.reset(b.in(), b.base > 0);
+  b.documents = 0;
+  b.spans.clear();
+  b.failure = {};
+  b.incomplete = false;
+  size_t last_end = 0;
+  try {
+    for (;;) {
+      if (b.documents == b.docs.size()) { b.docs.emplace_back(); }
+      const result<bool> r = reader.next(b.docs[b.documents]);
+      if (!r.ok()) {
+        if (b.overlong && r.error().code == error_code::unexpected_end && r.error().offset == b.size) {
+          b.failure = overlong_error(b, last_end);
+        } else if (cut_short(b, r.error(), format)) {
+          b.incomplete = true;
+          b.resume = last_end;
+        } else {
+          b.failure = r.error();
+        }
+        return;
+      }
+      if (!r.value()) { return; }
+      b.spans.push_back({reader.value_index(), reader.begin(), reader.end(), reader.tape().words != nullptr});
+      last_end = reader.end();
+      b.documents++;
+    }
+  } catch (...) {
+    b.failure = {error_code::out_of_memory, last_end};
+  }
+}
+
+} // namespace
+
+struct block_reader::state {
+  block_options options;
+  memory_source memory{input{}};
+  stream_source *source = nullptr;
+  bool direct = false;        // one thread over an input parsed in place: one block, no copy
+  input whole;                // direct: that input
+
+  // Cutting (the caller's thread).
+  std::vector<uint8_t> pending; // read past the last cut: the next block's first bytes
+  uint64_t pending_base = 0;
+  size_t carried = 0;           // pending starts with a document cut short: no cut within it
+  bool source_done = false;     // the final block is cut
+  bool finished = false;
+
+  // One thread: the current block, read as next() goes.
+  stream_reader reader;
+  block lazy;
+  bool lazy_active = false;
+  size_t lazy_last_end = 0;
+
+  // Threads: blocks in stream order, parsed ahead.
+  std::mutex mutex;
+  std::condition_variable work, parsed;
+  std::deque<std::unique_ptr<block>> ring;
+  std::vector<std::unique_ptr<block>> spare;
+  std::vector<std::thread> workers;
+  bool stopping = false;
+  size_t taken = 0; // documents of ring.front() returned
+
+  // The current document.
+  const document *doc = nullptr; // threads: its tape's owner; null: the reader's
+  span current{tape_view::first, 0, 0, false};
+  const uint8_t *current_bytes = nullptr; // the block's bytes (current.begin is within them)
+  uint64_t current_base = 0;
+  uint64_t count = 0;
+
+  state(const block_options &o) : options(o), reader(input{}, o.format, o.parser) {
+    if (options.block_size == 0) { options.block_size = 1; }
+    if (options.threads == 0) { options.threads = 1; }
+  }
+
+  ~state() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    work.notify_all();
+    for (std::thread &t : workers) { t.join(); }
+  }
+
+  error fail(error e, uint64_t base) {
+    finished = true;
+    e.offset += base;
+    return e;
+  }
+
+  /** Where to cut the block [0, size): at its last boundary past `from`; 0: none. */
+  size_t find_cut(const block &b, size_t from) const {
+    const uint8_t separator = options.format == stream_format::json_seq ? record_separator : uint8_t('\n');
+    const size_t before = options.format == stream_format::json_seq ? 1 : 0; // json_seq: cut before the RS
+    for (size_t i = b.size; i > 0; i--) {
+      const size_t at = i - before;
+      if (at <= from) { break; }
+      if (b.bytes[i - 1] == separator) { return at; }
+    }
+    return 0;
+  }
+
+  /** The next block: the bytes left past the last cut, then the source's, up to a boundary. */
+  error cut(block &b) {
+    b.base = pending_base;
+    b.size = pending.size();
+    b.final = b.overlong = false;
+    b.at = block::stage::cut;
+    const size_t step = options.block_size;
+    if (b.bytes.size() < b.size + step + padding) { b.bytes.resize(b.size + step + padding); }
+    if (b.size > 0) { std::memcpy(b.bytes.data(), pending.data(), b.size); }
+    pending.clear();
+    size_t searched = carried;
+    carried = 0;
+    size_t want = searched >= b.size ? b.size + step : std::max(b.size, step);
+    for (;;) {
+      while (b.size < want) {
+        if (b.bytes.size() < want + padding) { b.bytes.resize(want + padding); }
+        const result<size_t> r = source->read(b.bytes.data() + b.size, want - b.size);
+        if (!r.ok()) { return {r.error().code, b.base + b.size}; }
+        if (r.value() == 0) { break; }
+        b.size += r.value();
+      }
+      if (b.size < want) { // the source's end
+        b.final = true;
+        break;
+      }
+      if (const size_t at = find_cut(b, searched); at > 0) {
+        pending.assign(b.bytes.begin() + ptrdiff_t(at), b.bytes.begin() + ptrdiff_t(b.size));
+        pending_base = b.base + at;
+        b.size = at;
+        break;
+      }
+      const uint64_t limit = options.parser.max_document_length;
+      if (limit > 0 && b.size > limit + 2) { // no document boundary: one document past the limit
+        b.final = b.overlong = true;
+        break;
+      }
+      searched = b.size;
+      want = b.size + step;
+    }
+    std::memset(b.bytes.data() + b.size, 0, padding);
+    if (b.final) { source_done = true; }
+    return {};
+  }
+
+  // One thread.
+
+  result<bool> next_lazy(document *into) {
+    for (;;) {
+      if (!lazy_active) {
+        if (source_done) { return false; }
+        if (error e = cut(lazy); !e.ok()) { return fail(e, 0); }
+        reader.reset(lazy.in(), lazy.base > 0);
+        lazy_active = true;
+        lazy_last_end = 0;
+      }
+      const result<bool> r = into != nullptr ? reader.next(*into) : reader.next();
+      if (!r.ok()) {
+        if (lazy.overlong && r.error().code == error_code::unexpected_end && r.error().offset == lazy.size) {
+          return fail(overlong_error(lazy, lazy_last_end), lazy.base);
+        }
+        if (!direct && cut_short(lazy, r.error(), options.format)) { // read it again at the start of the next block
+          pending.insert(pending.begin(), lazy.bytes.begin() + ptrdiff_t(lazy_last_end),
+                         lazy.bytes.begin() + ptrdiff_t(lazy.size));
+          pending_base = lazy.base + lazy_last_end;
+          carried = lazy.size - lazy_last_end;
+          lazy_active = false;
+          continue;
+        }
+        return fail(r.error(), lazy.base);
+      }
+      if (!r.value()) {
+        lazy_active = false;
+        if (direct) { source_done = true; }
+        continue;
+      }
+      lazy_last_end = reader.end();
+      doc = nullptr;
+      current = {reader.value_index(), reader.begin(), reader.end(), reader.tape().words != nullptr};
+      current_bytes = direct ? whole.data : lazy.bytes.data();
+      current_base = lazy.base;
+      count++;
+      return true;
+    }
+  }
+
+  // Threads.
+
+  void start_workers() {
+    try {
+      for (unsigned t = 1; t < options.threads; t++) {
+        workers.emplace_back([this] { work_loop(); });
+      }
+    } catch (...) { // no thread to be had: the caller's thread parses what the others do not
+    }
+  }
+
+  void work_loop() {
+    stream_reader own(input{}, options.format, options.parser);
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      block *b = nullptr;
+      for (auto &p : ring) {
+        if (p->at == block::stage::cut) {
+          b = p.get();
+          break;
+        }
+      }
+      if (b == nullptr) {
+        if (stopping) { return; }
+        work.wait(lock);
+        continue;
+      }
+      b->at = block::stage::parsing;
+      lock.unlock();
+      parse_block(*b, own, options.format);
+      lock.lock();
+      b->at = block::stage::parsed;
+      parsed.notify_all();
+    }
+  }
+
+  /** Cuts blocks until `threads + 1` are in flight or the stream is all cut. */
+  error fill() {
+    while (!source_done && ring.size() < options.threads + 1) {
+      std::unique_ptr<block> b;
+      if (!spare.empty()) {
+        b = std::move(spare.back());
+        spare.pop_back();
+      } else {
+        b = std::make_unique<block>();
+      }
+      if (error e = cut(*b); !e.ok()) { return e; }
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        ring.push_back(std::move(b));
+      }
+      work.notify_one();
+    }
+    return {};
+  }
+
+  /** Waits until ring[i] is parsed; parses it here where no worker has taken it. */
+  void await(size_t i) {
+    std::unique_lock<std::mutex> lock(mutex);
+    block &b = *ring[i];
+    if (b.at == block::stage::cut) {
+      b.at = block::stage::parsing;
+      lock.unlock();
+      parse_block(b, reader, options.format);
+      lock.lock();
+      b.at = block::stage::parsed;
+      return;
+    }
+    parsed.wait(lock, [&] { return b.at == block::stage::parsed; });
+  }
+
+  void drop_front() {
+    std::lock_guard<std::mutex> lock(mutex);
+    spare.push_back(std::move(ring.front()));
+    ring.pop_front();
+    taken = 0;
+  }
+
+  result<bool> next_parsed(document *into) {
+    for (;;) {
+      if (error e = fill(); !e.ok()) { return fail(e, 0); }
+      if (ring.empty()) { return false; }
+      await(0);
+      block &b = *ring.front();
+      if (taken < b.documents) {
+        document &d = b.docs[taken];
+        if (into != nullptr) { std::swap(*into, d); }
+        doc = into != nullptr ? into : &d;
+        current = b.spans[taken];
+        current_bytes = b.bytes.data();
+        current_base = b.base;
+        taken++;
+        count++;
+        return true;
+      }
+      if (!b.failure.ok()) { return fail(b.failure, b.base); }
+      if (b.incomplete) { // its last document, with the next block, makes the next block
+        if (ring.size() < 2) { return fail({error_code::unexpected_end, b.size}, b.base); }
+        await(1);
+        block &n = *ring[1];
+        std::vector<uint8_t> joined;
+        joined.reserve(b.size - b.resume + n.size + padding);
+        joined.insert(joined.end(), b.bytes.begin() + ptrdiff_t(b.resume), b.bytes.begin() + ptrdiff_t(b.size));
+        joined.insert(joined.end(), n.bytes.begin(), n.bytes.begin() + ptrdiff_t(n.size));
+        n.size = joined.size();
+        joined.resize(n.size + padding, 0);
+        n.bytes.swap(joined);
+        n.base = b.base + b.resume;
+        parse_block(n, reader, options.format);
+      }
+      drop_front();
+    }
+  }
+};
+
+block_reader::block_reader(input in, block_options options) noexcept {
+  try {
+    state_ = std::make_unique<state>(options);
+    state &s = *state_;
+    s.memory = memory_source(in);
+    s.source = &s.memory;
+    if (!in.well_formed()) {
+      s.finished = true;
+      s.source_done = true;
+    } else if (s.options.threads <= 1 && in.parsed_in_place()) {
+      s.direct = true;
+      s.whole = in;
+      s.lazy.size = in.size;
+      s.lazy.final = true;
+      s.reader.reset(in, false);
+      s.lazy_active = true;
+    }
+    if (s.options.threads > 1) { s.start_workers(); }
+  } catch (...) {
+    state_.reset();
+  }
+}
+
+block_reader::block_reader(stream_source &source, block_options options) noexcept {
+  try {
+    state_ = std::make_unique<state>(options);
+    state_->source = &source;
+    if (state_->options.threads > 1) { state_->start_workers(); }
+  } catch (...) {
+    state_.reset();
+  }
+}
+
+block_reader::~block_reader() = default;
+
+result<bool> block_reader::next() noexcept {
+  document *none = nullptr;
+  if (!state_) { return error{error_code::out_of_memory, 0}; }
+  state &s = *state_;
+  if (s.finished) { return false; }
+  try {
+    return s.options.threads > 1 ? s.next_parsed(none) : s.next_lazy(none);
+  } catch (...) {
+    return s.fail({error_code::out_of_memory, 0}, 0);
+  }
+}
+
+result<bool> block_reader::next(document &into) noexcept {
+  if (!state_) { return error{error_code::out_of_memory, 0}; }
+  state &s = *state_;
+  if (s.finished) { return false; }
+  try {
+    return s.options.threads > 1 ? s.next_parsed(&into) : s.next_lazy(&into);
+  } catch (...) {
+    return s.fail({error_code::out_of_memory, 0}, 0);
+  }
+}
+
+bool block_reader::ready() const noexcept {
+  if (!state_ || state_->options.threads <= 1 || state_->finished) { return true; }
+  const state &s = *state_;
+  return !s.ring.empty() && s.ring.front()->at == block::stage::parsed && s.taken < s.ring.front()->documents;
+}
+
+tape_view block_reader::tape() const noexcept {
+  if (!state_ || !state_->current.on_tape) { return {}; }
+  return state_->doc != nullptr ? state_->doc->tape() : state_->reader.tape();
+}
+
+size_t block_reader::value_index() const noexcept { return state_ ? state_->current.value_index : tape_view::first; }
+const uint8_t *block_reader::bytes() const noexcept {
+  return state_ && state_->current_bytes ? state_->current_bytes + state_->current.begin : nullptr;
+}
+uint64_t block_reader::begin() const noexcept { return state_ ? state_->current_base + state_->current.begin : 0; }
+uint64_t block_reader::end() const noexcept { return state_ ? state_->current_base + state_->current.end : 0; }
+uint64_t block_reader::count() const noexcept { return state_ ? state_->count : 0; }
+
+} // namespace simdbridge
