@@ -98,7 +98,12 @@ PyObject *json_loads_fallback(PyObject *obj, PyObject *kwargs);
  * A StreamError for document `index` (from 1) at byte `offset` of a stream; a LimitError (a
  * StreamError that names the limit) where the error is a limit passed.
  */
-PyObject *raise_stream_error(const simdbridge::error &e, uint64_t index, PyObject *input);
+struct line_column {
+  uint64_t line, column;
+};
+/** `where`: the error's line and column where `input` is not the text (a path, a file). */
+PyObject *raise_stream_error(const simdbridge::error &e, uint64_t index, PyObject *input,
+                             const line_column *where = nullptr);
 /** The set_limits() name of the limit `code` reports, or null where it reports none. */
 const char *limit_name(error_code code);
 /** A StreamError (LimitError for a limit) for NDJSON that could not be read into Arrow. */
@@ -145,6 +150,7 @@ PyObject *msgpack_to_json(PyObject *self, PyObject *args, PyObject *kwargs);
 bool init_streams(PyObject *module);
 PyObject *loads_many(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *parse_many(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *map_many(PyObject *self, PyObject *args, PyObject *kwargs);
 
 } // namespace simdbridge::python
 

@@ -53,16 +53,21 @@ const char *limit_name(error_code code) {
   }
 }
 
-PyObject *raise_stream_error(const simdbridge::error &e, uint64_t index, PyObject *input) {
+PyObject *raise_stream_error(const simdbridge::error &e, uint64_t index, PyObject *input, const line_column *where) {
   if (e.code == error_code::out_of_memory) { return PyErr_NoMemory(); }
   const std::string message = std::string(e.message()) + " at byte " + std::to_string(e.offset);
   const char *limit = limit_name(e.code);
   PyObject *type = limit != nullptr ? state.limit_error : state.stream_error;
-  PyObject *exc = limit != nullptr
-                      ? PyObject_CallFunction(type, "sOKKs", message.c_str(), input, (unsigned long long)e.offset,
+  owned args(limit != nullptr ? Py_BuildValue("(sOKKs)", message.c_str(), input, (unsigned long long)e.offset,
                                               (unsigned long long)index, limit)
-                      : PyObject_CallFunction(type, "sOKK", message.c_str(), input, (unsigned long long)e.offset,
-                                              (unsigned long long)index);
+                              : Py_BuildValue("(sOKK)", message.c_str(), input, (unsigned long long)e.offset,
+                                              (unsigned long long)index));
+  if (args.p == nullptr) { return nullptr; }
+  owned kwargs(where != nullptr ? Py_BuildValue("{s(KK)}", "where", (unsigned long long)where->line,
+                                                (unsigned long long)where->column)
+                                : nullptr);
+  if (where != nullptr && kwargs.p == nullptr) { return nullptr; }
+  PyObject *exc = PyObject_Call(type, args.p, kwargs.p);
   if (exc != nullptr) {
     PyErr_SetObject(type, exc);
     Py_DECREF(exc);

@@ -198,9 +198,14 @@ PyMethodDef methods[] = {
      "dumpb(obj, /, default=None, option=None): what orjson.dumps(obj, default, option) returns."},
     {"parse", parse, METH_O, "parse(data): a lazy view (Object or Array) of a document, or its scalar."},
     {"loads_many", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(loads_many)),
-     METH_VARARGS | METH_KEYWORDS, "loads_many(data, format='whitespace', fields=None, default=None)."},
+     METH_VARARGS | METH_KEYWORDS,
+     "loads_many(data, *, format='whitespace', fields=None, default=None, threads=1, block_size=1048576)."},
     {"parse_many", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(parse_many)),
-     METH_VARARGS | METH_KEYWORDS, "parse_many(data, format='whitespace', fields=None, default=None)."},
+     METH_VARARGS | METH_KEYWORDS,
+     "parse_many(data, *, format='whitespace', fields=None, default=None, threads=1, block_size=1048576)."},
+    {"map_many", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(map_many)), METH_VARARGS | METH_KEYWORDS,
+     "map_many(fn, data, *, format='whitespace', fields=None, default=None, threads=1, block_size=1048576): "
+     "fn applied to each document, in order."},
     {"checksum", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(checksum)), METH_VARARGS | METH_KEYWORDS,
      "checksum(data, *, stream=False): the checksum of ../shared/spec/checksum.md, of one document or of a\n"
      "stream of documents separated by white space. Raises StreamError with the byte offset."},

@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// loads_many and parse_many: iterators over the documents of a stream, one document read per
-// step. Formats whitespace, lines and json_seq go through the core's stream_reader (parse_many
-// gives each document a Document of its own, so its views outlive the step); comma and array
-// read the input as one document and walk its top-level elements. `fields` takes only the
-// values at the given JSON Pointers (a value, or a tuple of them), building nothing else.
-// A document that is valid but not on a tape (integers past 64 bits, ...) is read by json.
+// loads_many, parse_many and map_many: iterators over the documents of a stream, one document
+// read per step. Formats whitespace, lines and json_seq go through the core's block_reader, over
+// bytes in memory (an mmap too), a path or a file object read a block at a time, on one thread
+// or with threads parsing blocks ahead (parse_many gives each document a Document of its own,
+// so its views outlive the step); comma and array read the input as one document and walk its
+// top-level elements. `fields` takes only the values at the given JSON Pointers (a value, or a
+// tuple of them), building nothing else. A document that is valid but not on a tape (integers
+// past 64 bits, ...) is read by json.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -15,11 +22,118 @@ namespace simdbridge::python {
 
 namespace {
 
+/** A file opened from a path, read with read(2), the GIL released while this thread holds it. */
+class fd_source final : public simdbridge::stream_source {
+public:
+  int fd = -1;
+  int error_number = 0;
+  ~fd_source() override {
+    if (fd >= 0) { ::close(fd); }
+  }
+  simdbridge::result<size_t> read(uint8_t *into, size_t capacity) noexcept override {
+    const size_t n = std::min(capacity, size_t(1) << 30);
+    for (;;) {
+      ssize_t got;
+      if (PyGILState_Check()) {
+        Py_BEGIN_ALLOW_THREADS got = ::read(fd, into, n);
+        Py_END_ALLOW_THREADS
+      } else {
+        got = ::read(fd, into, n);
+      }
+      if (got >= 0) { return size_t(got); }
+      if (errno != EINTR) {
+        error_number = errno;
+        return simdbridge::error{error_code::read_failed, 0};
+      }
+    }
+  }
+};
+
+/**
+ * A file object: readinto() straight into the block where it has one (binary files), else
+ * read(), which may return bytes or str (a text file: its UTF-8, at most 4 bytes a character,
+ * what does not fit kept for the next read).
+ * Called with or without the GIL (threads: the iterator waits with it released); takes it.
+ */
+class file_source final : public simdbridge::stream_source {
+public:
+  PyObject *file = nullptr;
+  bool has_readinto = false;
+  PyObject *failure_type = nullptr, *failure_value = nullptr, *failure_traceback = nullptr;
+  ~file_source() override {
+    Py_XDECREF(file);
+    Py_XDECREF(failure_type);
+    Py_XDECREF(failure_value);
+    Py_XDECREF(failure_traceback);
+  }
+  simdbridge::result<size_t> read(uint8_t *into, size_t capacity) noexcept override {
+    const PyGILState_STATE gil = PyGILState_Ensure();
+    const simdbridge::result<size_t> r = failure_type != nullptr ? failed() : read_held(into, capacity);
+    PyGILState_Release(gil);
+    return r;
+  }
+
+private:
+  simdbridge::result<size_t> failed() {
+    if (PyErr_Occurred() && failure_type == nullptr) { PyErr_Fetch(&failure_type, &failure_value, &failure_traceback); }
+    return simdbridge::error{error_code::read_failed, 0};
+  }
+  simdbridge::result<size_t> read_held(uint8_t *into, size_t capacity) {
+    const Py_ssize_t n = Py_ssize_t(std::min<size_t>(capacity, size_t(1) << 30));
+    if (has_readinto) {
+      owned view(PyMemoryView_FromMemory(reinterpret_cast<char *>(into), n, PyBUF_WRITE));
+      if (view.p == nullptr) { return failed(); }
+      owned got(PyObject_CallMethod(file, "readinto", "O", view.p));
+      owned released(PyObject_CallMethod(view.p, "release", nullptr)); // the memory is ours again
+      if (released.p == nullptr) { PyErr_Clear(); }
+      if (got.p == nullptr) { return failed(); }
+      if (got.p == Py_None) {
+        PyErr_SetString(PyExc_BlockingIOError, "the file had no data ready (a non-blocking file)");
+        return failed();
+      }
+      const Py_ssize_t k = PyLong_AsSsize_t(got.p);
+      if (k == -1 && PyErr_Occurred()) { return failed(); }
+      if (k < 0 || k > n) {
+        PyErr_Format(PyExc_ValueError, "readinto() returned %zd for a buffer of %zd bytes", k, n);
+        return failed();
+      }
+      return size_t(k);
+    }
+    if (!spill.empty()) {
+      const size_t now = std::min(spill.size(), size_t(n));
+      std::memcpy(into, spill.data(), now);
+      spill.erase(0, now);
+      return now;
+    }
+    owned got(PyObject_CallMethod(file, "read", "n", std::max<Py_ssize_t>(1, n / 4)));
+    if (got.p == nullptr) { return failed(); }
+    const char *bytes = nullptr;
+    Py_ssize_t size = 0;
+    if (PyBytes_Check(got.p)) {
+      bytes = PyBytes_AS_STRING(got.p);
+      size = PyBytes_GET_SIZE(got.p);
+    } else if (PyUnicode_Check(got.p)) {
+      bytes = PyUnicode_AsUTF8AndSize(got.p, &size);
+      if (bytes == nullptr) { return failed(); }
+    } else {
+      PyErr_Format(PyExc_TypeError, "the file's read() returned %.100s, not bytes or str", Py_TYPE(got.p)->tp_name);
+      return failed();
+    }
+    const size_t now = std::min(size_t(size), size_t(n));
+    std::memcpy(into, bytes, now);
+    spill.assign(bytes + now, size_t(size) - now); // (a str's UTF-8 can outgrow a small buffer)
+    return now;
+  }
+  std::string spill; // read but not yet handed out
+};
+
 struct stream_iterator {
   PyObject_HEAD
-  PyObject *input;                 // the data, kept alive
-  input_bytes *bytes;              // its bytes, held while iterating
-  simdbridge::stream_reader *reader; // whitespace, lines, json_seq
+  PyObject *input;                 // the data, path or file, kept alive
+  input_bytes *bytes;              // data in memory: its bytes, held while iterating
+  fd_source *file;                 // a path: the open file
+  file_source *reader_of;          // a file object
+  simdbridge::block_reader *reader; // whitespace, lines, json_seq
   PyObject *owner;                 // comma, array: the Document of the whole input
   tape_view whole;                 // comma, array: its tape
   size_t next_index;               // comma, array: the next element on that tape
@@ -29,6 +143,8 @@ struct stream_iterator {
   std::vector<std::string> *pointers; // fields=, or null
   bool single_field;
   PyObject *default_value;
+  PyObject *fn;                    // map_many: called on each document
+  bool busy;                       // a step is under way (its GIL released while it waits)
 };
 
 PyTypeObject StreamIteratorType = {PyVarObject_HEAD_INIT(nullptr, 0)};
@@ -124,9 +240,9 @@ PyObject *emit_objects(stream_iterator *it, PyObject *objects) {
 }
 
 /** A document the core validated but cannot put on a tape: json reads its bytes. */
-PyObject *read_with_json(stream_iterator *it, size_t begin, size_t end) {
-  const std::string_view all = it->bytes->view();
-  PyObject *text = PyBytes_FromStringAndSize(all.data() + begin, Py_ssize_t(end - begin));
+PyObject *read_with_json(stream_iterator *it) {
+  const auto *at = reinterpret_cast<const char *>(it->reader->bytes());
+  PyObject *text = PyBytes_FromStringAndSize(at, Py_ssize_t(it->reader->end() - it->reader->begin()));
   if (text == nullptr) { return nullptr; }
   PyObject *objects = json_loads_fallback(text, nullptr);
   Py_DECREF(text);
@@ -136,8 +252,63 @@ PyObject *read_with_json(stream_iterator *it, size_t begin, size_t end) {
   return out;
 }
 
-PyObject *iterator_next(PyObject *self) {
-  auto *it = reinterpret_cast<stream_iterator *>(self);
+/** Line and column (from 1) of byte `offset` of the file at `path`, read again a block at a time. */
+line_column count_lines(PyObject *path, uint64_t offset) {
+  line_column where{0, 0};
+  owned encoded(nullptr);
+  if (!PyUnicode_FSConverter(path, &encoded.p)) {
+    PyErr_Clear();
+    return where;
+  }
+  const int fd = ::open(PyBytes_AS_STRING(encoded.p), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) { return where; }
+  std::vector<char> buffer(size_t(1) << 20);
+  uint64_t at = 0, lines = 0, last_newline_end = 0; // the offset just past the last newline
+  while (at < offset) {
+    const ssize_t got = ::read(fd, buffer.data(), size_t(std::min<uint64_t>(buffer.size(), offset - at)));
+    if (got <= 0) { break; }
+    for (ssize_t i = 0; i < got; i++) {
+      if (buffer[size_t(i)] == '\n') {
+        lines++;
+        last_newline_end = at + uint64_t(i) + 1;
+      }
+    }
+    at += uint64_t(got);
+  }
+  ::close(fd);
+  return {lines + 1, offset - last_newline_end + 1};
+}
+
+/** The exception for a failed step: the file's own error, or a StreamError. */
+PyObject *raise_step_error(stream_iterator *it, const simdbridge::error &e) {
+  if (e.code == error_code::read_failed && it->reader_of != nullptr && it->reader_of->failure_type != nullptr) {
+    PyErr_Restore(it->reader_of->failure_type, it->reader_of->failure_value, it->reader_of->failure_traceback);
+    it->reader_of->failure_type = it->reader_of->failure_value = it->reader_of->failure_traceback = nullptr;
+    return nullptr;
+  }
+  if (e.code == error_code::read_failed && it->file != nullptr && it->file->error_number != 0) {
+    errno = it->file->error_number;
+    return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, it->input);
+  }
+  if (it->file != nullptr) {
+    const line_column where = count_lines(it->input, e.offset);
+    return raise_stream_error(e, it->reader->count() + 1, it->input, &where);
+  }
+  if (it->reader_of != nullptr) {
+    const line_column where{0, 0};
+    return raise_stream_error(e, it->reader->count() + 1, it->input, &where);
+  }
+  return raise_stream_error(e, it->reader->count() + 1, it->input);
+}
+
+PyObject *apply(stream_iterator *it, PyObject *value) {
+  if (it->fn == nullptr || value == nullptr) { return value; }
+  PyObject *out = PyObject_CallOneArg(it->fn, value);
+  Py_DECREF(value);
+  return out;
+}
+
+PyObject *iterator_step(stream_iterator *it) {
   if (it->fallback != nullptr) {
     PyObject *objects = PyIter_Next(it->fallback);
     if (objects == nullptr) { return nullptr; }
@@ -153,11 +324,17 @@ PyObject *iterator_next(PyObject *self) {
   }
   if (it->reader == nullptr) { return nullptr; }
   simdbridge::document doc = it->views ? take_document() : simdbridge::document();
-  const simdbridge::result<bool> r = it->views ? it->reader->next(doc) : it->reader->next();
-  if (!r.ok()) { return raise_stream_error(r.error(), it->reader->count() + 1, it->input); }
+  simdbridge::result<bool> r(false);
+  if (it->reader->ready()) {
+    r = it->views ? it->reader->next(doc) : it->reader->next();
+  } else { // the next block is another thread's: wait for it without the GIL
+    Py_BEGIN_ALLOW_THREADS r = it->views ? it->reader->next(doc) : it->reader->next();
+    Py_END_ALLOW_THREADS
+  }
+  if (!r.ok()) { return raise_step_error(it, r.error()); }
   if (!r.value()) { return nullptr; }
   const tape_view tape = it->reader->tape();
-  if (tape.words == nullptr) { return read_with_json(it, it->reader->begin(), it->reader->end()); }
+  if (tape.words == nullptr) { return read_with_json(it); }
   if (!it->views) { return emit(it, nullptr, tape, it->reader->value_index()); }
   PyObject *owner = new_document(std::move(doc));
   if (owner == nullptr) { return nullptr; }
@@ -166,15 +343,30 @@ PyObject *iterator_next(PyObject *self) {
   return out;
 }
 
+PyObject *iterator_next(PyObject *self) {
+  auto *it = reinterpret_cast<stream_iterator *>(self);
+  if (it->busy) {
+    PyErr_SetString(PyExc_ValueError, "the stream iterator is already being read by another thread");
+    return nullptr;
+  }
+  it->busy = true;
+  PyObject *out = apply(it, iterator_step(it));
+  it->busy = false;
+  return out;
+}
+
 void iterator_dealloc(PyObject *self) {
   auto *it = reinterpret_cast<stream_iterator *>(self);
-  delete it->reader;
+  delete it->reader; // first: its threads stop, and it reads its source no more
+  delete it->file;
+  delete it->reader_of;
   delete it->bytes;
   delete it->pointers;
   Py_XDECREF(it->input);
   Py_XDECREF(it->owner);
   Py_XDECREF(it->fallback);
   Py_XDECREF(it->default_value);
+  Py_XDECREF(it->fn);
   PyObject_Free(self);
 }
 
@@ -234,14 +426,50 @@ bool start_whole(stream_iterator *it, simdbridge::stream_format format) {
   return true;
 }
 
-PyObject *make_iterator(PyObject *args, PyObject *kwargs, bool views) {
-  static const char *keywords[] = {"data", "format", "fields", "default", nullptr};
+/** The whole of a path or a file object as bytes (or the str its read() returned). */
+PyObject *read_whole(PyObject *source) {
+  if (PyObject_HasAttrString(source, "__fspath__")) {
+    owned io(PyImport_ImportModule("io"));
+    owned file(io.p ? PyObject_CallMethod(io.p, "open", "Os", source, "rb") : nullptr);
+    if (file.p == nullptr) { return nullptr; }
+    PyObject *all = PyObject_CallMethod(file.p, "read", nullptr);
+    owned closed(PyObject_CallMethod(file.p, "close", nullptr));
+    if (closed.p == nullptr) {
+      Py_XDECREF(all);
+      return nullptr;
+    }
+    return all;
+  }
+  return PyObject_CallMethod(source, "read", nullptr);
+}
+
+enum class mode { loads, parse, map };
+
+PyObject *make_iterator(PyObject *args, PyObject *kwargs, mode m) {
+  static const char *data_keywords[] = {"data", "format", "fields", "default", "threads", "block_size", nullptr};
+  static const char *map_keywords[] = {"fn", "data", "format", "fields", "default", "threads", "block_size", nullptr};
+  PyObject *fn = nullptr;
   PyObject *data;
   const char *format_name = "whitespace";
   PyObject *fields = Py_None;
   PyObject *default_value = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$sOO", const_cast<char **>(keywords), &data, &format_name,
-                                   &fields, &default_value)) {
+  PyObject *threads_object = nullptr;
+  Py_ssize_t block_size = Py_ssize_t(1) << 20;
+  const bool parsed = m == mode::map
+                          ? PyArg_ParseTupleAndKeywords(args, kwargs, "OO|$sOOOn", const_cast<char **>(map_keywords), &fn,
+                                                        &data, &format_name, &fields, &default_value, &threads_object,
+                                                        &block_size)
+                          : PyArg_ParseTupleAndKeywords(args, kwargs, "O|$sOOOn", const_cast<char **>(data_keywords), &data,
+                                                        &format_name, &fields, &default_value, &threads_object, &block_size);
+  if (!parsed) { return nullptr; }
+  if (fn != nullptr && !PyCallable_Check(fn)) {
+    PyErr_Format(PyExc_TypeError, "map_many's first argument must be callable, not %.100s", Py_TYPE(fn)->tp_name);
+    return nullptr;
+  }
+  unsigned threads = 1;
+  if (threads_object != nullptr && !thread_count(threads_object, threads)) { return nullptr; }
+  if (block_size < 1) {
+    PyErr_SetString(PyExc_ValueError, "block_size must be at least 1");
     return nullptr;
   }
   int format = -1;
@@ -253,19 +481,37 @@ PyObject *make_iterator(PyObject *args, PyObject *kwargs, bool views) {
                  "format must be 'whitespace', 'lines', 'json_seq', 'comma' or 'array', not '%.100s'", format_name);
     return nullptr;
   }
+  const auto f = simdbridge::stream_format(format);
+  const bool whole = f == simdbridge::stream_format::comma || f == simdbridge::stream_format::array;
+  const bool in_memory = PyBytes_Check(data) || PyUnicode_Check(data) || PyByteArray_Check(data) || PyMemoryView_Check(data);
+  const bool is_path = !in_memory && PyObject_HasAttrString(data, "__fspath__");
+  const bool is_buffer = !in_memory && !is_path && PyObject_CheckBuffer(data); // mmap (which has read() too), array
+  const bool is_file = !in_memory && !is_path && !is_buffer && PyObject_HasAttrString(data, "read");
+  owned held(nullptr); // what is read in place of `data`: comma or array from a file; a buffer's view
+  if (whole && (is_path || is_file)) { // one document: read whole
+    held.p = read_whole(data);
+    if (held.p == nullptr) { return nullptr; }
+  } else if (is_buffer) {
+    held.p = PyMemoryView_FromObject(data);
+    if (held.p == nullptr) { return nullptr; }
+  }
   auto *it = PyObject_New(stream_iterator, &StreamIteratorType);
   if (it == nullptr) { return nullptr; }
-  it->input = Py_NewRef(data);
+  it->input = Py_NewRef(held.p != nullptr && whole ? held.p : data);
   it->bytes = new input_bytes();
+  it->file = nullptr;
+  it->reader_of = nullptr;
   it->reader = nullptr;
   it->owner = nullptr;
   it->whole = {};
   it->next_index = it->end_index = 0;
   it->fallback = nullptr;
-  it->views = views;
+  it->views = m == mode::parse;
   it->pointers = nullptr;
   it->single_field = false;
   it->default_value = Py_NewRef(default_value);
+  it->fn = fn != nullptr ? Py_NewRef(fn) : nullptr;
+  it->busy = false;
   PyObject *self = reinterpret_cast<PyObject *>(it);
   if (fields != Py_None) {
     it->pointers = new std::vector<std::string>();
@@ -295,31 +541,63 @@ PyObject *make_iterator(PyObject *args, PyObject *kwargs, bool views) {
     }
     Py_DECREF(list);
   }
-  if (!it->bytes->acquire(data)) {
+  simdbridge::block_options options;
+  options.format = f;
+  options.block_size = size_t(block_size);
+  options.threads = threads;
+  options.parser = thread_parser().options();
+  if (is_path && !whole) {
+    owned encoded(nullptr);
+    if (!PyUnicode_FSConverter(data, &encoded.p)) {
+      Py_DECREF(self);
+      return nullptr;
+    }
+    it->file = new fd_source();
+    Py_BEGIN_ALLOW_THREADS it->file->fd = ::open(PyBytes_AS_STRING(encoded.p), O_RDONLY | O_CLOEXEC);
+    Py_END_ALLOW_THREADS
+    if (it->file->fd < 0) {
+      PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, data);
+      Py_DECREF(self);
+      return nullptr;
+    }
+    it->reader = new simdbridge::block_reader(*it->file, options);
+    return self;
+  }
+  if (is_file && !whole) {
+    it->reader_of = new file_source();
+    it->reader_of->file = Py_NewRef(data);
+    it->reader_of->has_readinto = PyObject_HasAttrString(data, "readinto");
+    it->reader = new simdbridge::block_reader(*it->reader_of, options);
+    return self;
+  }
+  if (!it->bytes->acquire(held.p != nullptr ? held.p : data)) {
     if (!PyErr_Occurred()) { // (a str with lone surrogates: its UnicodeEncodeError)
-      PyErr_Format(PyExc_TypeError, "the JSON data must be str, bytes, bytearray or memoryview, not %.100s",
+      PyErr_Format(PyExc_TypeError,
+                   "the JSON data must be str, bytes, bytearray, a buffer (memoryview, mmap), a path or a file, "
+                   "not %.100s",
                    Py_TYPE(data)->tp_name);
     }
     Py_DECREF(self);
     return nullptr;
   }
-  const auto f = simdbridge::stream_format(format);
-  if (f == simdbridge::stream_format::comma || f == simdbridge::stream_format::array) {
+  if (whole) {
     if (!start_whole(it, f)) {
       Py_DECREF(self);
       return nullptr;
     }
     return self;
   }
-  it->reader = new simdbridge::stream_reader(it->bytes->as_input(), f, thread_parser().options());
+  it->reader = new simdbridge::block_reader(it->bytes->as_input(), options);
   return self;
 }
 
 } // namespace
 
-PyObject *loads_many(PyObject *, PyObject *args, PyObject *kwargs) { return make_iterator(args, kwargs, false); }
+PyObject *loads_many(PyObject *, PyObject *args, PyObject *kwargs) { return make_iterator(args, kwargs, mode::loads); }
 
-PyObject *parse_many(PyObject *, PyObject *args, PyObject *kwargs) { return make_iterator(args, kwargs, true); }
+PyObject *parse_many(PyObject *, PyObject *args, PyObject *kwargs) { return make_iterator(args, kwargs, mode::parse); }
+
+PyObject *map_many(PyObject *, PyObject *args, PyObject *kwargs) { return make_iterator(args, kwargs, mode::map); }
 
 bool init_streams(PyObject *) {
   StreamIteratorType.tp_name = "simdbridge._core.StreamIterator";

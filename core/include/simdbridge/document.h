@@ -118,6 +118,7 @@ private:
   std::unique_ptr<state> state_;
   friend class parser;
   friend class stream_reader;
+  friend class block_reader;
 };
 
 } // namespace simdbridge

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // block_reader (stream.h): a stream in blocks cut at document boundaries. With one thread each
 // block is read by a stream_reader one document at a time, as next() reaches it; with more,
-// worker threads parse whole blocks ahead, each document onto a tape of its own (kept in a pool
-// per block and reused), while the caller's thread takes them in order. The caller's thread alone
-// reads the source and cuts the blocks, so a source need not be thread-safe.
+// worker threads parse whole blocks ahead while the caller's thread takes their documents in
+// order. The caller's thread alone
+// reads the source and cuts the blocks, so a source need not be thread-safe. Blocks parsed
+// ahead keep their documents' tapes one after another in one buffer.
 #include "simdbridge/stream.h"
 
 #include <algorithm>
@@ -16,6 +17,10 @@
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include <simdjson.h>
+
+#include "document_state.h"
 
 namespace simdbridge {
 
@@ -39,11 +44,13 @@ private:
   size_t at_ = 0;
 };
 
-/** Where one document of a block lies: on the block's tape `doc`, and in its bytes. */
+/** Where one document of a block lies: on the block's tapes, and in its bytes. */
 struct span {
   size_t value_index;
   size_t begin, end;
   bool on_tape;
+  size_t words_at, words;     // its tape in block::words
+  size_t strings_at, strings; // its strings in block::strings
 };
 
 /** One block of the stream: its bytes (padded), where they sit, and what parsing them found. */
@@ -55,7 +62,11 @@ struct block {
   bool overlong = false;      // cut with no boundary because a document passed the length limit
   enum class stage { cut, parsing, parsed };
   std::atomic<stage> at{stage::cut}; // set under the reader's mutex; read by ready() without it
-  std::vector<document> docs; // a pool: the first `documents` hold this block's documents
+  // The tapes of its documents, one after another: each copied from the parser's as parsed, the
+  // words and strings it used only (a tape of its own per document costs more: scattered, cold,
+  // 10 times the document's size in capacity).
+  std::vector<uint64_t> words;
+  std::vector<uint8_t> strings;
   std::vector<span> spans;
   size_t documents = 0;
   error failure;              // what stopped the block after `documents` (offset in the block)
@@ -63,7 +74,29 @@ struct block {
   size_t resume = 0;
 
   input in() const { return input::padded(bytes.data(), size, bytes.size()); }
+  tape_view tape(const span &s) const { return {words.data() + s.words_at, strings.data() + s.strings_at}; }
 };
+
+/** Words and string bytes a document's tape uses (simdjson's layout: see tape.h). */
+void tape_extent(const tape_view &t, size_t &words, size_t &strings) {
+  constexpr uint64_t payload = (uint64_t(1) << 56) - 1;
+  words = size_t(t.words[0] & payload); // the first root word holds the index past the last one
+  strings = 0;
+  for (size_t i = 1; i < words;) {
+    const uint8_t type = uint8_t(t.words[i] >> 56);
+    if (type == '"') {
+      const size_t at = size_t(t.words[i] & payload);
+      uint32_t length;
+      std::memcpy(&length, t.strings + at, sizeof length);
+      strings = at + sizeof length + length + 1;
+      i++;
+    } else if (type == 'l' || type == 'u' || type == 'd') {
+      i += 2;
+    } else {
+      i++;
+    }
+  }
+}
 
 bool is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -81,18 +114,19 @@ error overlong_error(const block &b, size_t from) {
   return {error_code::document_too_long, from};
 }
 
-/** Parses every document of `b` with `reader`, each onto a tape of b.docs. */
+/** Parses every document of `b` with `reader`, their tapes copied one after another into b. */
 void parse_block(block &b, stream_reader &reader, stream_format format) {
   reader.reset(b.in(), b.base > 0);
   b.documents = 0;
   b.spans.clear();
+  b.words.clear();
+  b.strings.clear();
   b.failure = {};
   b.incomplete = false;
   size_t last_end = 0;
   try {
     for (;;) {
-      if (b.documents == b.docs.size()) { b.docs.emplace_back(); }
-      const result<bool> r = reader.next(b.docs[b.documents]);
+      const result<bool> r = reader.next();
       if (!r.ok()) {
         if (b.overlong && r.error().code == error_code::unexpected_end && r.error().offset == b.size) {
           b.failure = overlong_error(b, last_end);
@@ -105,7 +139,14 @@ void parse_block(block &b, stream_reader &reader, stream_format format) {
         return;
       }
       if (!r.value()) { return; }
-      b.spans.push_back({reader.value_index(), reader.begin(), reader.end(), reader.tape().words != nullptr});
+      const tape_view t = reader.tape();
+      span s{reader.value_index(), reader.begin(), reader.end(), t.words != nullptr, b.words.size(), 0, b.strings.size(), 0};
+      if (s.on_tape) {
+        tape_extent(t, s.words, s.strings);
+        b.words.insert(b.words.end(), t.words, t.words + s.words);
+        b.strings.insert(b.strings.end(), t.strings, t.strings + s.strings);
+      }
+      b.spans.push_back(s);
       last_end = reader.end();
       b.documents++;
     }
@@ -146,8 +187,8 @@ struct block_reader::state {
   size_t taken = 0; // documents of ring.front() returned
 
   // The current document.
-  const document *doc = nullptr; // threads: its tape's owner; null: the reader's
-  span current{tape_view::first, 0, 0, false};
+  tape_view parsed_tape;         // threads: its tape (in its block, or in the caller's document)
+  span current{tape_view::first, 0, 0, false, 0, 0, 0, 0};
   const uint8_t *current_bytes = nullptr; // the block's bytes (current.begin is within them)
   uint64_t current_base = 0;
   uint64_t count = 0;
@@ -260,8 +301,7 @@ struct block_reader::state {
         continue;
       }
       lazy_last_end = reader.end();
-      doc = nullptr;
-      current = {reader.value_index(), reader.begin(), reader.end(), reader.tape().words != nullptr};
+      current = {reader.value_index(), reader.begin(), reader.end(), reader.tape().words != nullptr, 0, 0, 0, 0};
       current_bytes = direct ? whole.data : lazy.bytes.data();
       current_base = lazy.base;
       count++;
@@ -340,6 +380,18 @@ struct block_reader::state {
     parsed.wait(lock, [&] { return b.at == block::stage::parsed; });
   }
 
+  /** The current document's tape copied into `into`, which keeps it. */
+  tape_view keep(document &into) {
+    if (!into.state_) { throw std::bad_alloc(); }
+    simdjson::dom::document &d = into.state_->dom;
+    const size_t need = std::max(current.words, current.strings);
+    if (d.capacity() < need && d.allocate(need) != simdjson::SUCCESS) { throw std::bad_alloc(); }
+    std::memcpy(d.tape.get(), parsed_tape.words, current.words * sizeof(uint64_t));
+    std::memcpy(d.string_buf.get(), parsed_tape.strings, current.strings);
+    into.state_->parsed = true;
+    return into.tape();
+  }
+
   void drop_front() {
     std::lock_guard<std::mutex> lock(mutex);
     spare.push_back(std::move(ring.front()));
@@ -354,10 +406,9 @@ struct block_reader::state {
       await(0);
       block &b = *ring.front();
       if (taken < b.documents) {
-        document &d = b.docs[taken];
-        if (into != nullptr) { std::swap(*into, d); }
-        doc = into != nullptr ? into : &d;
         current = b.spans[taken];
+        parsed_tape = current.on_tape ? b.tape(current) : tape_view{};
+        if (into != nullptr && current.on_tape) { parsed_tape = keep(*into); }
         current_bytes = b.bytes.data();
         current_base = b.base;
         taken++;
@@ -450,7 +501,7 @@ bool block_reader::ready() const noexcept {
 
 tape_view block_reader::tape() const noexcept {
   if (!state_ || !state_->current.on_tape) { return {}; }
-  return state_->doc != nullptr ? state_->doc->tape() : state_->reader.tape();
+  return state_->options.threads > 1 ? state_->parsed_tape : state_->reader.tape();
 }
 
 size_t block_reader::value_index() const noexcept { return state_ ? state_->current.value_index : tape_view::first; }

@@ -19,7 +19,13 @@ Beyond json:
   format "whitespace" (NDJSON, JSON Lines, any white space between documents; the default),
   "lines", "json_seq" (RFC 7464), "comma" or "array" (the elements of one top-level array).
   fields= takes one JSON Pointer (a value per document) or a list of them (a tuple), with
-  default= where one leads nowhere, without building the rest of each document.
+  default= where one leads nowhere, without building the rest of each document. data may also
+  be a path (os.PathLike), a file object (binary or text) or an mmap: it is read block_size
+  bytes at a time (1 MiB), so memory stays bounded by the block, not the file (formats comma
+  and array are one document and read whole). threads=n has n - 1 threads parse blocks ahead
+  while the calling thread builds the objects (threads=None: one per core).
+- map_many(fn, data, ...): fn applied to each document of a stream, in order (an iterator),
+  with loads_many's arguments.
 - load_file(path).
 - checksum(data, stream=False): the project's checksum contract (spec/checksum.md), the value
   every engine of the benchmark must agree on.
@@ -73,7 +79,7 @@ from typing import IO as _IO, Any as _Any
 from ._errors import JSONDecodeError, LimitError, MessagePackError, StreamError
 from . import _core
 from ._core import (Array, ArrowStream, Object, checksum, dump_arrow, dumpb, dumpb_arrow, dumpb_many, dumps, json_to_msgpack, loads,
-                    loads_arrow, loads_many, msgpack_to_json, parse, parse_many)
+                    loads_arrow, loads_many, map_many, msgpack_to_json, parse, parse_many)
 from collections.abc import Mapping as _Mapping, Sequence as _Sequence
 
 _core._configure(JSONDecodeError, StreamError, LimitError, MessagePackError)
@@ -83,7 +89,7 @@ _Sequence.register(Array)
 __all__ = ["JSONDecodeError", "StreamError", "LimitError", "MessagePackError", "json_to_msgpack", "msgpack_to_json",
            "set_limits", "get_limits", "loads_arrow",
            "load_arrow_file", "dumpb_arrow", "dump_arrow", "ArrowStream", "Object", "Array", "loads", "load", "load_file", "dumps",
-           "dump", "parse", "parse_file", "loads_many", "parse_many", "checksum", "versions", "dumpb", "dumpb_many",
+           "dump", "parse", "parse_file", "loads_many", "parse_many", "map_many", "checksum", "versions", "dumpb", "dumpb_many",
            "JSONEncodeError", "OPT_APPEND_NEWLINE", "OPT_INDENT_2", "OPT_NAIVE_UTC", "OPT_NON_STR_KEYS",
            "OPT_OMIT_MICROSECONDS", "OPT_PASSTHROUGH_DATACLASS", "OPT_PASSTHROUGH_DATETIME",
            "OPT_PASSTHROUGH_SUBCLASS", "OPT_SERIALIZE_DATACLASS", "OPT_SERIALIZE_NUMPY", "OPT_SERIALIZE_UUID",

@@ -13,21 +13,27 @@ class JSONDecodeError(json.JSONDecodeError):
 
 
 class StreamError(JSONDecodeError):
-    """Invalid JSON in a stream (loads_many, parse_many): `document` is the number of the faulty
-    document (counting from 1), `offset` the byte offset of the error in the whole input, and
-    `pos` that offset in characters where the input was a str."""
+    """Invalid JSON in a stream (loads_many, parse_many, map_many): `document` is the number of
+    the faulty document (counting from 1), `offset` the byte offset of the error in the whole
+    input, and `pos` that offset in characters where the input was a str. For a stream read from
+    a path or a file, `doc` is that path or file, and lineno and colno are counted from where
+    reading began (0 where a file object could not be read again to count them)."""
 
-    def __init__(self, msg, doc, offset, document):
+    def __init__(self, msg, doc, offset, document, *, where=None):
         self.document = document
         self.offset = offset
         self._reason = msg
-        data = doc.encode("utf-8", "surrogatepass") if isinstance(doc, str) else bytes(doc)
-        head = data[:offset]
-        lineno = head.count(b"\n") + 1
-        colno = offset - head.rfind(b"\n")
-        # For a str, the characters that start before the offset: its UTF-8 bytes less the
-        # continuation bytes (counted in C by bytes.translate, not byte by byte in Python).
-        pos = len(head.translate(None, _CONTINUATION_BYTES)) if isinstance(doc, str) else offset
+        if where is not None:  # a stream read from a file: (line, column) counted as it was read
+            lineno, colno = where
+            pos = offset
+        else:
+            data = doc.encode("utf-8", "surrogatepass") if isinstance(doc, str) else bytes(doc)
+            head = data[:offset]
+            lineno = head.count(b"\n") + 1
+            colno = offset - head.rfind(b"\n")
+            # For a str, the characters that start before the offset: its UTF-8 bytes less the
+            # continuation bytes (counted in C by bytes.translate, not byte by byte in Python).
+            pos = len(head.translate(None, _CONTINUATION_BYTES)) if isinstance(doc, str) else offset
         errmsg = "document %d: %s (line %d column %d)" % (document, msg, lineno, colno)
         ValueError.__init__(self, errmsg)
         self.msg = "document %d: %s" % (document, msg)
@@ -35,8 +41,11 @@ class StreamError(JSONDecodeError):
         self.pos = pos
         self.lineno = lineno
         self.colno = colno
+        self._where = where
 
     def __reduce__(self):
+        if self._where is not None:
+            return _rebuild, (self.__class__, (self._reason, self.doc, self.offset, self.document), self._where)
         return self.__class__, (self._reason, self.doc, self.offset, self.document)
 
 
@@ -45,12 +54,19 @@ class LimitError(StreamError):
     ("max_depth", "max_number_length", "max_string_length" or "max_document_length"), `offset` is the byte where it
     was passed."""
 
-    def __init__(self, msg, doc, offset, document, limit):
-        super().__init__(msg, doc, offset, document)
+    def __init__(self, msg, doc, offset, document, limit, *, where=None):
+        super().__init__(msg, doc, offset, document, where=where)
         self.limit = limit
 
     def __reduce__(self):
-        return self.__class__, (self._reason, self.doc, self.offset, self.document, self.limit)
+        args = (self._reason, self.doc, self.offset, self.document, self.limit)
+        if self._where is not None:
+            return _rebuild, (self.__class__, args, self._where)
+        return self.__class__, args
+
+
+def _rebuild(cls, args, where):
+    return cls(*args, where=where)
 
 
 class MessagePackError(ValueError):
