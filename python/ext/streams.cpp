@@ -84,8 +84,11 @@ private:
       owned view(PyMemoryView_FromMemory(reinterpret_cast<char *>(into), n, PyBUF_WRITE));
       if (view.p == nullptr) { return failed(); }
       owned got(PyObject_CallMethod(file, "readinto", "O", view.p));
+      PyObject *type, *value, *traceback; // (kept across the release, which must run without them)
+      PyErr_Fetch(&type, &value, &traceback);
       owned released(PyObject_CallMethod(view.p, "release", nullptr)); // the memory is ours again
       if (released.p == nullptr) { PyErr_Clear(); }
+      PyErr_Restore(type, value, traceback);
       if (got.p == nullptr) { return failed(); }
       if (got.p == Py_None) {
         PyErr_SetString(PyExc_BlockingIOError, "the file had no data ready (a non-blocking file)");
