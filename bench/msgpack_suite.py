@@ -12,7 +12,11 @@ against the object routes Python users take, side by side in one process.
   sequence of values back to NDJSON (peers: msgpack's Unpacker, orjson.dumps per value); and
   simdbridge on 2 threads against itself on 1;
 - dumpb_many: the GH Archive file's objects written as NDJSON, against orjson.dumps per object
-  joined (the same bytes, checked).
+  joined (the same bytes, checked);
+- loads_many: the GH Archive file's documents as Python objects, simdbridge on 1 and 2 threads
+  and from the file's path, against orjson.loads per line and msgspec's decode_lines;
+- map_many: a function (each event's type) over the same documents, against map() over
+  loads_many and over orjson.loads per line.
 
 Throughput is GB/s of JSON (the file's bytes) for every case. The gate comes first: every
 engine's MessagePack must unpack to json.loads's values and every engine's JSON must carry the
@@ -24,6 +28,7 @@ Writes results/msgpack.json, results/msgpack.md and results/msgpack.png.
 import gc
 import json
 import os
+import pathlib
 
 import python_suite
 import report
@@ -36,7 +41,8 @@ TARGETS = [  # (case, what, target ratio of simdbridge to the fastest peer of th
     ("dumpb_many", "dumpb_many (GH Archive's objects as NDJSON) / joined orjson.dumps", 1.3),
 ]
 THREAD_TARGETS = [("ndjson_to_msgpack", "GH Archive NDJSON to MessagePack, 2 threads / 1 thread", 1.8),
-                  ("msgpack_to_ndjson", "GH Archive MessagePack stream to NDJSON, 2 threads / 1 thread", 1.8)]
+                  ("msgpack_to_ndjson", "GH Archive MessagePack stream to NDJSON, 2 threads / 1 thread", 1.8),
+                  ("loads_many", "GH Archive loads_many, 2 threads / 1 thread (faster: above 1)", 1.0)]
 
 
 def modules():
@@ -75,6 +81,11 @@ def run(root, data, results, full):
         "msgspec": lambda m: json_encoder.encode(mp_decoder.decode(m)),
     }
 
+    gh_file = pathlib.Path(gh_path)
+
+    def event_type(event):
+        return event["type"]
+
     def stream_lines(m):
         u = msgpack.Unpacker()
         u.feed(m)
@@ -94,6 +105,18 @@ def run(root, data, results, full):
             "simdbridge": simdbridge.dumpb_many,
             "orjson joined": lambda objects: b"".join([orjson.dumps(o, option=orjson.OPT_APPEND_NEWLINE)
                                                         for o in objects]),
+        })],
+        "loads_many": [dict(name="gharchive-2015-01-01-0.ndjson", input=gh, bytes=len(gh), engines={
+            "simdbridge": lambda s: list(simdbridge.loads_many(s)),
+            "simdbridge-2-threads": lambda s: list(simdbridge.loads_many(s, threads=2)),
+            "simdbridge-from-path": lambda s: list(simdbridge.loads_many(gh_file)),
+            "orjson per line": lambda s: [orjson.loads(line) for line in s.splitlines() if line.strip()],
+            "msgspec": json_decoder.decode_lines,
+        })],
+        "map_many": [dict(name="gharchive-2015-01-01-0.ndjson", input=gh, bytes=len(gh), engines={
+            "simdbridge": lambda s: list(simdbridge.map_many(event_type, s)),
+            "map over loads_many": lambda s: list(map(event_type, simdbridge.loads_many(s))),
+            "orjson per line": lambda s: [event_type(orjson.loads(line)) for line in s.splitlines() if line.strip()],
         })],
         "msgpack_to_ndjson": [dict(name="gharchive-2015-01-01-0.ndjson", input=gh_packed, bytes=len(gh), engines={
             "simdbridge": lambda m: simdbridge.msgpack_to_json(m, stream=True, threads=1),
@@ -163,6 +186,13 @@ def gate(simdbridge, msgpack, cases, raw, gh):
         for name, fn in case["engines"].items():
             if simdbridge.checksum(fn(case["input"]), stream=True) != stream_want:
                 problems.append("msgpack_to_ndjson / %s: its NDJSON holds other values" % name)
+    objects = [json.loads(line) for line in gh.splitlines() if line.strip()]
+    for group in ("loads_many", "map_many"):
+        want_objects = objects if group == "loads_many" else [o["type"] for o in objects]
+        for case in cases[group]:
+            for name, fn in case["engines"].items():
+                if fn(case["input"]) != want_objects:
+                    problems.append("%s / %s: other objects than json.loads per line" % (group, name))
     return problems
 
 
@@ -199,7 +229,8 @@ def write_markdown(path, out):
             report.markdown_table(["what", "ratio", "target", ""],
                                   [[t["what"], "%.2fx ± %.2f" % (t["ratio"], t["ci95"]), "%.1fx" % t["target"],
                                     report.emphasized(t["verdict"])] for t in out["targets"]])]
-    for case in ("to_msgpack", "from_msgpack", "ndjson_to_msgpack", "msgpack_to_ndjson", "dumpb_many"):
+    for case in ("to_msgpack", "from_msgpack", "ndjson_to_msgpack", "msgpack_to_ndjson", "dumpb_many", "loads_many",
+                 "map_many"):
         s = out[case]
         rows = [[c["name"]] + ["%.3f ± %.3f" % (c["rate"][n]["mean"], c["rate"][n]["ci95"]) for n in s["engines"]]
                 for c in s["cases"]]

@@ -19,6 +19,7 @@ namespace {
 struct document_object {
   PyObject_HEAD
   simdbridge::document doc;
+  bool released; // release() freed the tape: every view of it raises ValueError
 };
 
 /** The members of an object: first position, last value (dict semantics for duplicate keys). */
@@ -59,6 +60,15 @@ PyTypeObject ArrayIteratorType = {PyVarObject_HEAD_INIT(nullptr, 0)};
 PyObject *keys_view_type = nullptr;   // collections.abc.KeysView
 PyObject *items_view_type = nullptr;  // collections.abc.ItemsView
 PyObject *values_view_type = nullptr; // collections.abc.ValuesView
+
+/** False, with ValueError set, where the view's document was released (Object and Array share
+ *  their first fields' layout). */
+bool alive(PyObject *view) {
+  auto *d = reinterpret_cast<document_object *>(reinterpret_cast<object_view *>(view)->owner);
+  if (!d->released) { return true; }
+  PyErr_SetString(PyExc_ValueError, "the document of this view was released");
+  return false;
+}
 
 // ------------------------------------------------------------------------------------------
 
@@ -125,11 +135,13 @@ std::vector<size_t> &elements_of(array_view *v) {
 }
 
 Py_ssize_t object_length(PyObject *self) {
+  if (!alive(self)) { return -1; }
   auto *v = reinterpret_cast<object_view *>(self);
   return Py_ssize_t(members_of(v).members.size());
 }
 
 PyObject *object_subscript(PyObject *self, PyObject *key) {
+  if (!alive(self)) { return nullptr; }
   auto *v = reinterpret_cast<object_view *>(self);
   if (!PyUnicode_Check(key)) {
     PyErr_SetObject(PyExc_KeyError, key);
@@ -151,6 +163,7 @@ PyObject *object_subscript(PyObject *self, PyObject *key) {
 }
 
 int object_contains(PyObject *self, PyObject *key) {
+  if (!alive(self)) { return -1; }
   if (!PyUnicode_Check(key)) { return 0; }
   Py_ssize_t n;
   const char *utf8 = PyUnicode_AsUTF8AndSize(key, &n);
@@ -162,6 +175,7 @@ int object_contains(PyObject *self, PyObject *key) {
 }
 
 PyObject *new_iterator(PyTypeObject *type, PyObject *view, size_t position, int what) {
+  if (!alive(view)) { return nullptr; }
   auto *it = PyObject_New(view_iterator, type);
   if (it == nullptr) { return nullptr; }
   Py_INCREF(view);
@@ -176,6 +190,7 @@ PyObject *object_iter(PyObject *self) { return new_iterator(&ObjectIteratorType,
 PyObject *key_str(std::string_view key) { return PyUnicode_DecodeUTF8(key.data(), Py_ssize_t(key.size()), "strict"); }
 
 PyObject *object_iternext(PyObject *self) {
+  if (!alive(reinterpret_cast<view_iterator *>(self)->view)) { return nullptr; }
   auto *it = reinterpret_cast<view_iterator *>(self);
   auto *v = reinterpret_cast<object_view *>(it->view);
   member_index &m = members_of(v);
@@ -206,6 +221,7 @@ void iterator_dealloc(PyObject *self) {
 }
 
 PyObject *object_get(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  if (!alive(self)) { return nullptr; }
   if (nargs < 1 || nargs > 2) {
     PyErr_SetString(PyExc_TypeError, "get expected 1 or 2 arguments");
     return nullptr;
@@ -225,12 +241,14 @@ PyObject *object_items(PyObject *self, PyObject *) { return PyObject_CallOneArg(
 PyObject *object_values(PyObject *self, PyObject *) { return PyObject_CallOneArg(values_view_type, self); }
 
 PyObject *view_materialize(PyObject *self, PyObject *) {
+  if (!alive(self)) { return nullptr; }
   // Object and Array share their first fields' layout.
   auto *v = reinterpret_cast<object_view *>(self);
   return build_value(v->tape, v->index);
 }
 
 PyObject *view_at_pointer(PyObject *self, PyObject *arg) {
+  if (!alive(self)) { return nullptr; }
   auto *v = reinterpret_cast<object_view *>(self);
   Py_ssize_t n;
   const char *pointer = PyUnicode_Check(arg) ? PyUnicode_AsUTF8AndSize(arg, &n) : nullptr;
@@ -276,6 +294,10 @@ PyObject *view_richcompare(PyObject *self, PyObject *other, int op) {
 }
 
 PyObject *object_repr(PyObject *self) {
+  if (!alive(self)) {
+    PyErr_Clear();
+    return PyUnicode_FromString("<simdbridge.Object, released>");
+  }
   return PyUnicode_FromFormat("<simdbridge.Object of %zd keys>", object_length(self));
 }
 
@@ -289,12 +311,14 @@ void object_dealloc(PyObject *self) {
 // ------------------------------------------------------------------------------------------
 
 Py_ssize_t array_length(PyObject *self) {
+  if (!alive(self)) { return -1; }
   auto *v = reinterpret_cast<array_view *>(self);
   const uint32_t n = v->tape.count(v->index);
   return n < tape_view::count_saturated ? Py_ssize_t(n) : Py_ssize_t(elements_of(v).size());
 }
 
 PyObject *array_item(PyObject *self, Py_ssize_t i) {
+  if (!alive(self)) { return nullptr; }
   auto *v = reinterpret_cast<array_view *>(self);
   const Py_ssize_t n = array_length(self);
   if (i < 0 || i >= n) {
@@ -311,6 +335,7 @@ PyObject *array_item(PyObject *self, Py_ssize_t i) {
 }
 
 PyObject *array_subscript(PyObject *self, PyObject *key) {
+  if (!alive(self)) { return nullptr; }
   if (PyIndex_Check(key)) {
     Py_ssize_t i = PyNumber_AsSsize_t(key, PyExc_IndexError);
     if (i == -1 && PyErr_Occurred()) { return nullptr; }
@@ -342,6 +367,7 @@ PyObject *array_iter(PyObject *self) {
 }
 
 PyObject *array_iternext(PyObject *self) {
+  if (!alive(reinterpret_cast<view_iterator *>(self)->view)) { return nullptr; }
   auto *it = reinterpret_cast<view_iterator *>(self);
   auto *v = reinterpret_cast<array_view *>(it->view);
   if (v->tape.kind(it->position) == tape_kind::array_end) { return nullptr; }
@@ -416,6 +442,10 @@ PyObject *array_reversed(PyObject *self, PyObject *) {
 }
 
 PyObject *array_repr(PyObject *self) {
+  if (!alive(self)) {
+    PyErr_Clear();
+    return PyUnicode_FromString("<simdbridge.Array, released>");
+  }
   return PyUnicode_FromFormat("<simdbridge.Array of %zd elements>", array_length(self));
 }
 
@@ -425,6 +455,21 @@ void array_dealloc(PyObject *self) {
   Py_XDECREF(v->owner);
   PyObject_Free(self);
 }
+
+/** release(): frees the document's tape now, for every view of it, instead of when the last
+ *  view goes; those views then raise ValueError. Views of other documents are not touched. */
+PyObject *view_release(PyObject *self, PyObject *) {
+  auto *d = reinterpret_cast<document_object *>(reinterpret_cast<object_view *>(self)->owner);
+  if (!d->released) {
+    d->released = true;
+    simdbridge::document freed(std::move(d->doc)); // (its buffers go back to the system here)
+  }
+  Py_RETURN_NONE;
+}
+
+PyObject *view_enter(PyObject *self, PyObject *) { return Py_NewRef(self); }
+
+PyObject *view_exit(PyObject *self, PyObject *) { return view_release(self, nullptr) == nullptr ? nullptr : Py_NewRef(Py_False); }
 
 // ------------------------------------------------------------------------------------------
 
@@ -440,6 +485,10 @@ PyMethodDef object_methods[] = {
     {"as_dict", view_materialize, METH_NOARGS, "The whole object as a dict, as json.loads makes it."},
     {"at_pointer", view_at_pointer, METH_O,
      "at_pointer(pointer): the value at an RFC 6901 JSON Pointer, e.g. '/statuses/0/id'; KeyError if none."},
+    {"release", view_release, METH_NOARGS,
+     "Frees the document's memory now (for every view of it, which then raises ValueError)."},
+    {"__enter__", view_enter, METH_NOARGS, "The view itself."},
+    {"__exit__", view_exit, METH_VARARGS, "release()."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyMappingMethods array_mapping = {array_length, array_subscript, nullptr};
@@ -453,6 +502,10 @@ PyMethodDef array_methods[] = {
     {"__reversed__", array_reversed, METH_NOARGS, "The elements, last first."},
     {"at_pointer", view_at_pointer, METH_O,
      "at_pointer(pointer): the value at an RFC 6901 JSON Pointer, e.g. '/0/name'; KeyError if none."},
+    {"release", view_release, METH_NOARGS,
+     "Frees the document's memory now (for every view of it, which then raises ValueError)."},
+    {"__enter__", view_enter, METH_NOARGS, "The view itself."},
+    {"__exit__", view_exit, METH_VARARGS, "release()."},
     {nullptr, nullptr, 0, nullptr}};
 
 } // namespace
@@ -468,6 +521,7 @@ PyObject *new_document(simdbridge::document &&doc) {
   auto *d = PyObject_New(document_object, &DocumentType);
   if (d == nullptr) { return nullptr; }
   new (&d->doc) simdbridge::document(std::move(doc));
+  d->released = false;
   return reinterpret_cast<PyObject *>(d);
 }
 

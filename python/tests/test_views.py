@@ -174,3 +174,35 @@ def test_views_across_threads():
     for t in threads:
         t.join()
     assert not errors
+
+
+def test_release_frees_the_document_for_every_view_of_it():
+    doc = simdbridge.parse(b'{"a": {"b": [1, 2, {"c": "x"}]}, "d": [3]}')
+    inner = doc["a"]["b"]
+    other = simdbridge.parse(b"[1, 2]")
+    it = iter(inner)
+    assert next(it) == 1
+    assert inner.release() is None
+    for call in (lambda: doc["a"], lambda: len(doc), lambda: "a" in doc, lambda: doc.get("a"), lambda: list(doc),
+                 lambda: doc.as_dict(), lambda: doc.at_pointer("/a"), lambda: doc == {}, lambda: inner[0],
+                 lambda: len(inner), lambda: inner[0:1], lambda: list(inner), lambda: next(it),
+                 lambda: 1 in inner, lambda: inner.count(1), lambda: list(reversed(inner)),
+                 lambda: doc.keys() == {"a"}, lambda: inner.as_list()):
+        with pytest.raises(ValueError, match="released"):
+            call()
+    assert "released" in repr(doc) and "released" in repr(inner)
+    doc.release()  # twice: nothing more
+    assert other.as_list() == [1, 2]  # another document is untouched
+
+
+def test_a_view_is_a_context_manager_that_releases():
+    with simdbridge.parse(b'{"a": [1, 2]}') as doc:
+        assert doc["a"].as_list() == [1, 2]
+        kept = doc["a"]
+    with pytest.raises(ValueError):
+        kept[0]
+    for view in simdbridge.parse_many(b'{"i": 1}\n{"i": 2}\n'):
+        with view:
+            assert view["i"] in (1, 2)
+        with pytest.raises(ValueError):
+            view["i"]
