@@ -387,7 +387,7 @@ struct block_reader::state {
     const size_t need = std::max(current.words, current.strings);
     if (d.capacity() < need && d.allocate(need) != simdjson::SUCCESS) { throw std::bad_alloc(); }
     std::memcpy(d.tape.get(), parsed_tape.words, current.words * sizeof(uint64_t));
-    std::memcpy(d.string_buf.get(), parsed_tape.strings, current.strings);
+    if (current.strings > 0) { std::memcpy(d.string_buf.get(), parsed_tape.strings, current.strings); }
     into.state_->parsed = true;
     return into.tape();
   }
