@@ -114,8 +114,23 @@ error overlong_error(const block &b, size_t from) {
   return {error_code::document_too_long, from};
 }
 
-/** Parses every document of `b` with `reader`, their tapes copied one after another into b. */
+void parse_documents(block &b, stream_reader &reader, stream_format format);
+
+/**
+ * Parses every document of `b` with `reader`, their tapes copied one after another into b; the
+ * strings end in `padding` bytes, as a parser's do (readers of a string may read that far).
+ */
 void parse_block(block &b, stream_reader &reader, stream_format format) {
+  parse_documents(b, reader, format);
+  try {
+    b.strings.resize(b.strings.size() + padding, 0);
+  } catch (...) {
+    b.documents = 0;
+    b.failure = {error_code::out_of_memory, 0};
+  }
+}
+
+void parse_documents(block &b, stream_reader &reader, stream_format format) {
   reader.reset(b.in(), b.base > 0);
   b.documents = 0;
   b.spans.clear();
