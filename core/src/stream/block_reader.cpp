@@ -407,6 +407,16 @@ struct block_reader::state {
     return into.tape();
   }
 
+  /** next() and next(document&): the next document, its tape kept in `into` where given. */
+  result<bool> step(document *into) noexcept {
+    if (finished) { return false; }
+    try {
+      return options.threads > 1 ? next_parsed(into) : next_lazy(into);
+    } catch (...) {
+      return fail({error_code::out_of_memory, 0}, 0);
+    }
+  }
+
   void drop_front() {
     std::lock_guard<std::mutex> lock(mutex);
     spare.push_back(std::move(ring.front()));
@@ -485,27 +495,10 @@ block_reader::block_reader(stream_source &source, block_options options) noexcep
 
 block_reader::~block_reader() = default;
 
-result<bool> block_reader::next() noexcept {
-  document *none = nullptr;
-  if (!state_) { return error{error_code::out_of_memory, 0}; }
-  state &s = *state_;
-  if (s.finished) { return false; }
-  try {
-    return s.options.threads > 1 ? s.next_parsed(none) : s.next_lazy(none);
-  } catch (...) {
-    return s.fail({error_code::out_of_memory, 0}, 0);
-  }
-}
+result<bool> block_reader::next() noexcept { return state_ ? state_->step(nullptr) : error{error_code::out_of_memory, 0}; }
 
 result<bool> block_reader::next(document &into) noexcept {
-  if (!state_) { return error{error_code::out_of_memory, 0}; }
-  state &s = *state_;
-  if (s.finished) { return false; }
-  try {
-    return s.options.threads > 1 ? s.next_parsed(&into) : s.next_lazy(&into);
-  } catch (...) {
-    return s.fail({error_code::out_of_memory, 0}, 0);
-  }
+  return state_ ? state_->step(&into) : error{error_code::out_of_memory, 0};
 }
 
 bool block_reader::ready() const noexcept {
