@@ -53,7 +53,7 @@ int32_t to_c(const simdbridge::arrow_error &e, simdbridge_arrow_error *out) {
 }
 
 simdbridge::arrow_read_options read_options(const simdbridge_parser *limits, uint64_t block_size, uint32_t threads,
-                                            uint32_t flags);
+                                            uint32_t flags, const char *corrupt_record_field = nullptr);
 
 simdbridge::arrow_write_options write_options(uint32_t write_nulls, uint32_t threads) {
   simdbridge::arrow_write_options options;
@@ -87,12 +87,19 @@ void entering() noexcept {}
 #endif
 
 simdbridge::arrow_read_options read_options(const simdbridge_parser *limits, uint64_t block_size, uint32_t threads,
-                                            uint32_t flags) {
+                                            uint32_t flags, const char *corrupt_record_field) {
   simdbridge::arrow_read_options options;
   if (block_size != 0) { options.block_size = size_t(block_size); }
   options.threads = threads;
   options.error_on_unknown_fields = (flags & SIMDBRIDGE_ARROW_ERROR_ON_UNKNOWN_FIELDS) != 0;
   options.validate_skipped = (flags & SIMDBRIDGE_ARROW_SKIP_UNVALIDATED) == 0;
+  options.any_value_as_string = (flags & SIMDBRIDGE_ARROW_ANY_VALUE_AS_STRING) != 0;
+  if ((flags & SIMDBRIDGE_ARROW_KEEP_BAD_RECORDS) != 0) {
+    options.on_bad_record = simdbridge::bad_records::keep;
+  } else if ((flags & SIMDBRIDGE_ARROW_DROP_BAD_RECORDS) != 0) {
+    options.on_bad_record = simdbridge::bad_records::drop;
+  }
+  if (corrupt_record_field != nullptr) { options.corrupt_record_field = corrupt_record_field; }
   if (limits != nullptr) { options.limits = limits->cpp.options(); }
   return options;
 }
@@ -111,17 +118,18 @@ void simdbridge_parser_free(simdbridge_parser *parser) { delete parser; }
 
 int32_t simdbridge_ndjson_to_arrow(const simdbridge_parser *limits, const uint8_t *data, size_t length,
                                    size_t capacity, const struct ArrowSchema *schema, uint64_t block_size,
-                                   uint32_t threads, uint32_t flags, struct ArrowArrayStream *out,
-                                   simdbridge_arrow_error *error) {
+                                   uint32_t threads, uint32_t flags, const char *corrupt_record_field,
+                                   struct ArrowArrayStream *out, simdbridge_arrow_error *error) {
   entering();
   return to_c(simdbridge::ndjson_to_arrow(to_input(data, length, capacity), schema,
-                                          read_options(limits, block_size, threads, flags), out),
+                                          read_options(limits, block_size, threads, flags, corrupt_record_field), out),
               error);
 }
 
 int32_t simdbridge_ndjson_file_to_arrow(const simdbridge_parser *limits, const char *path,
                                         const struct ArrowSchema *schema, uint64_t block_size, uint32_t threads,
-                                        uint32_t flags, struct ArrowArrayStream *out, simdbridge_arrow_error *error) {
+                                        uint32_t flags, const char *corrupt_record_field,
+                                        struct ArrowArrayStream *out, simdbridge_arrow_error *error) {
   entering();
   if (path == nullptr) { return SIMDBRIDGE_INVALID_ARGUMENT; }
   const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
@@ -131,7 +139,8 @@ int32_t simdbridge_ndjson_file_to_arrow(const simdbridge_parser *limits, const c
     e.detail = e.message = std::string("cannot open ") + path + ": " + std::strerror(errno);
     return to_c(e, error);
   }
-  const int32_t code = to_c(simdbridge::ndjson_file_to_arrow(fd, schema, read_options(limits, block_size, threads, flags), out),
+  const int32_t code = to_c(simdbridge::ndjson_file_to_arrow(fd, schema, read_options(limits, block_size, threads, flags, corrupt_record_field),
+                                                                out),
                             error);
   ::close(fd);
   return code;

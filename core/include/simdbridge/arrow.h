@@ -14,6 +14,18 @@
 
 namespace simdbridge {
 
+/** What a bad record does to a read (see arrow_read_options::on_bad_record). */
+enum class bad_records : uint8_t {
+  /** The read stops with the record's error (Spark's FAILFAST). */
+  fail,
+  /** The record is a row: a record that is not valid JSON or not an object has every field
+   *  null; otherwise each field whose value could not be read is null (the innermost struct
+   *  field holding the bad value) and the others keep their values (Spark's PERMISSIVE). */
+  keep,
+  /** The record is left out (Spark's DROPMALFORMED). */
+  drop,
+};
+
 /** How NDJSON is read into Arrow record batches. */
 struct arrow_read_options {
   /** Bytes of input per record batch; the input is cut at the first line end past each. */
@@ -30,6 +42,17 @@ struct arrow_read_options {
   bool reference_reader = false;
   /** The limits each record is read under (depth, number, string and record length). */
   parser_options limits;
+  /** What a bad record (one that is not valid JSON, not an object, too long, or holds a value
+   *  of another type than its field's) does to the read; the modes of Spark's JSON source. */
+  bad_records on_bad_record = bad_records::fail;
+  /** With bad_records::keep, the name of a top-level utf8 field of the schema that takes each
+   *  bad record's line as it is in the input (without its line end), null for the others; no
+   *  key of a record is read into it (Spark's columnNameOfCorruptRecord). "" for none. */
+  std::string corrupt_record_field;
+  /** A utf8 field takes a value of any type: a number, boolean, object or array as its JSON
+   *  text, its bytes as they are in the input (Spark's JSON source reads such values so; in a
+   *  kept bad record, minified); else they are type errors. */
+  bool any_value_as_string = false;
 };
 
 /**

@@ -232,17 +232,21 @@ typedef struct simdbridge_arrow_error {
 /** simdbridge_ndjson_to_arrow's flags. */
 #define SIMDBRIDGE_ARROW_ERROR_ON_UNKNOWN_FIELDS 1u /* a key the schema lacks is an error */
 #define SIMDBRIDGE_ARROW_SKIP_UNVALIDATED 2u        /* keys the schema lacks: their values' brackets matched only */
+#define SIMDBRIDGE_ARROW_KEEP_BAD_RECORDS 4u        /* bad_records::keep (Spark's PERMISSIVE) */
+#define SIMDBRIDGE_ARROW_DROP_BAD_RECORDS 8u        /* bad_records::drop (Spark's DROPMALFORMED) */
+#define SIMDBRIDGE_ARROW_ANY_VALUE_AS_STRING 16u    /* a string field takes any value, as its JSON text */
 
 /**
  * NDJSON to Arrow record batches (ndjson_to_arrow): `schema` an ArrowSchema of format "+s"
  * (borrowed) or NULL to infer it; `limits` a parser whose limits each record is read under, or
- * NULL for the defaults; block_size 0 for 1 MiB; threads 0 or 1 for the calling thread. On
- * success, `out` (the caller's) holds the batches, to be released by the caller.
+ * NULL for the defaults; block_size 0 for 1 MiB; threads 0 or 1 for the calling thread;
+ * `corrupt_record_field` the field that takes a kept bad record's line, or NULL. On success,
+ * `out` (the caller's) holds the batches, to be released by the caller.
  */
 int32_t simdbridge_ndjson_to_arrow(const simdbridge_parser *limits, const uint8_t *data, size_t length,
                                    size_t capacity, const struct ArrowSchema *schema, uint64_t block_size,
-                                   uint32_t threads, uint32_t flags, struct ArrowArrayStream *out,
-                                   simdbridge_arrow_error *error);
+                                   uint32_t threads, uint32_t flags, const char *corrupt_record_field,
+                                   struct ArrowArrayStream *out, simdbridge_arrow_error *error);
 
 /**
  * simdbridge_ndjson_to_arrow over the file at `path` (ndjson_file_to_arrow: with a schema, read
@@ -251,7 +255,8 @@ int32_t simdbridge_ndjson_to_arrow(const simdbridge_parser *limits, const uint8_
  */
 int32_t simdbridge_ndjson_file_to_arrow(const simdbridge_parser *limits, const char *path,
                                         const struct ArrowSchema *schema, uint64_t block_size, uint32_t threads,
-                                        uint32_t flags, struct ArrowArrayStream *out, simdbridge_arrow_error *error);
+                                        uint32_t flags, const char *corrupt_record_field,
+                                        struct ArrowArrayStream *out, simdbridge_arrow_error *error);
 
 /** The schema simdbridge_ndjson_to_arrow would infer, into `out` (the caller releases it). */
 int32_t simdbridge_arrow_infer_schema(const simdbridge_parser *limits, const uint8_t *data, size_t length,

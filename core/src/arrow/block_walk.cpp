@@ -8,6 +8,7 @@
 #endif
 #include <string_view>
 
+#include "scalar_parser.h"
 #include "structural_walk.h"
 #include "temporal.h"
 
@@ -44,7 +45,7 @@ public:
       : buf_(buf), size_(size), index_(index), count_(count), impl_(impl), scratch_(scratch),
         max_depth_(options.limits.max_depth), max_record_(options.limits.max_document_length),
         max_string_(options.limits.max_string_length), error_on_unknown_(options.error_on_unknown_fields),
-        validate_(options.validate_skipped) {}
+        validate_(options.validate_skipped), any_string_(options.any_value_as_string) {}
 
   /**
    * Every record of the block into `batch`; false where it refuses. A record is an object alone
@@ -196,7 +197,9 @@ private:
       }
       return true;
     }
-    case kind::utf8: case kind::large_utf8: return ch == '"' && string(c, at);
+    case kind::utf8: case kind::large_utf8:
+      if (ch == '"') { return string(c, at); }
+      return any_string_ && text(c, at, depth);
     case kind::timestamp: case kind::date32: return temporal(c, at, ch);
     case kind::structure: return ch == '{' && object(c, depth + 1);
     case kind::list: case kind::large_list: return ch == '[' && list(c, depth + 1);
@@ -247,6 +250,25 @@ private:
     c.values.commit(length);
     if (c.type->type == kind::utf8 && c.values.size() > size_t(INT32_MAX)) { return false; }
     c.append_valid();
+    c.push_offset(int64_t(c.values.size()));
+    return true;
+  }
+
+  /** A value of another type than string at `at`, as its JSON text (its bytes in the input). */
+  bool text(column &c, uint32_t at, uint32_t depth) {
+    i_--; // (the value again, for the validating skip)
+    if (!skip_validated(depth)) { return false; }
+    const uint32_t last = index_[i_ - 1];
+    size_t end;
+    if (buf_[last] == '}' || buf_[last] == ']') {
+      end = last + 1; // a container ends at its bracket
+    } else { // a scalar ends before the white space before the next structural
+      end = i_ < count_ ? index_[i_] : size_;
+      while (end > at && internal::is_json_whitespace(buf_[end - 1])) { end--; }
+    }
+    c.append_valid();
+    c.values.append(buf_ + at, end - at);
+    if (c.type->type == kind::utf8 && c.values.size() > size_t(INT32_MAX)) { return false; }
     c.push_offset(int64_t(c.values.size()));
     return true;
   }
@@ -408,6 +430,7 @@ private:
   uint64_t max_string_;
   bool error_on_unknown_;
   bool validate_;
+  bool any_string_;
 };
 
 } // namespace

@@ -75,6 +75,44 @@ void column::append_null() {
   }
 }
 
+void column::truncate(int64_t n) noexcept {
+  if (null_count != 0) {
+    const int64_t keep = std::min(n, validity.length());
+    null_count -= validity.zeros_from(keep);
+    validity.truncate(keep);
+    if (null_count == 0) { validity = bitmap(); } // as before the first null: no bitmap
+  }
+  length = n;
+  const bool large = type->type == kind::large_utf8 || type->type == kind::large_list;
+  const size_t width = large ? 8 : 4;
+  const auto offset_at = [&](int64_t row) -> int64_t {
+    if (large) {
+      int64_t v;
+      std::memcpy(&v, offsets.data() + size_t(row) * 8, 8);
+      return v;
+    }
+    int32_t v;
+    std::memcpy(&v, offsets.data() + size_t(row) * 4, 4);
+    return v;
+  };
+  switch (type->type) {
+  case kind::null: break;
+  case kind::boolean: booleans.truncate(n); break;
+  case kind::utf8: case kind::large_utf8:
+    offsets.shrink_to(size_t(n + 1) * width);
+    values.shrink_to(size_t(offset_at(n)));
+    break;
+  case kind::list: case kind::large_list:
+    offsets.shrink_to(size_t(n + 1) * width);
+    children[0].truncate(offset_at(n));
+    break;
+  case kind::structure:
+    for (column &c : children) { c.truncate(n); }
+    break;
+  default: values.shrink_to(size_t(n) * type->width()); break;
+  }
+}
+
 namespace {
 
 /** What an exported ArrowArray owns: its column's buffers, and its children. */

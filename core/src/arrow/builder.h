@@ -84,6 +84,18 @@ public:
     byte = bit ? uint8_t(byte | mask) : uint8_t(byte & ~mask);
   }
   int64_t length() const noexcept { return length_; }
+  /** Drops the bits from `n` on (n <= length). */
+  void truncate(int64_t n) noexcept {
+    length_ = n;
+    bits_.shrink_to(size_t((n + 7) / 8));
+    if (n % 8 != 0) { bits_.data()[n / 8] &= uint8_t((1u << (n % 8)) - 1); }
+  }
+  /** The clear bits in [from, length). */
+  int64_t zeros_from(int64_t from) const noexcept {
+    int64_t n = 0;
+    for (int64_t k = from; k < length_; k++) { n += (bits_.data()[k / 8] >> (k % 8) & 1) == 0; }
+    return n;
+  }
   buffer &bits() noexcept { return bits_; }
   const buffer &bits() const noexcept { return bits_; }
 
@@ -113,6 +125,9 @@ struct column {
 
   /** A null row (a struct's children get one too; a list's offset repeats). */
   void append_null();
+  /** Drops the rows from `n` on (n <= length), and whatever its children hold past them: a
+   *  row half appended (a struct's fields, a list's items) is taken back whole. */
+  void truncate(int64_t n) noexcept;
   /** Marks a row begun by a value as valid; the value itself is appended by the caller. */
   void append_valid() {
     if (null_count != 0) { validity.push(true); }

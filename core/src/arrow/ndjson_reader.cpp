@@ -13,6 +13,7 @@
 #include <new>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -48,6 +49,13 @@ using element_type = simdjson::dom::element_type;
 // ---------------------------------------------------------------------------------------------
 // Values into columns.
 
+/**
+ * The name the corrupt-record field has while a batch is read: the byte 0xFF, which no key of
+ * valid JSON holds (not even escaped: escapes give valid UTF-8), before the caller's name, so
+ * that no key of a record is read into it.
+ */
+std::string corrupt_name(const std::string &name) { return "\xff" + name; }
+
 /** Why a value did not fit its column. */
 struct mismatch {
   std::string path;   // RFC 6901, from the record
@@ -81,10 +89,19 @@ std::string escape_pointer_step(std::string_view key) {
   return out;
 }
 
-/** Walks one record (or value) into its column; false with `why` filled on a mismatch. */
+/**
+ * Walks one record (or value) into its column; false with `why` filled on a mismatch. Where bad
+ * records are kept or dropped, a value that does not fit makes the innermost struct field
+ * holding it null instead, and `bad` says that the record had one.
+ */
 class record_walker {
 public:
-  explicit record_walker(bool error_on_unknown) : error_on_unknown_(error_on_unknown) {}
+  explicit record_walker(const arrow_read_options &options)
+      : error_on_unknown_(options.error_on_unknown_fields), lenient_(options.on_bad_record != bad_records::fail),
+        any_string_(options.any_value_as_string) {}
+
+  /** The record walked last had a value that did not fit (only where bad records are kept). */
+  bool bad = false;
 
   bool append(column &c, element v, mismatch &why) {
     if (v.is_null()) {
@@ -114,7 +131,11 @@ public:
     }
     case kind::utf8: case kind::large_utf8: {
       std::string_view s;
-      if (v.get(s) != simdjson::SUCCESS) { return fail(why, f, v); }
+      if (v.get(s) != simdjson::SUCCESS) {
+        if (!any_string_) { return fail(why, f, v); }
+        text_ = simdjson::minify(v);
+        s = text_;
+      }
       c.append_valid();
       c.values.append(s.data(), s.size());
       if (f.type == kind::utf8 && c.values.size() > size_t(INT32_MAX)) {
@@ -190,6 +211,10 @@ public:
         const auto found = names.find(kv.key);
         if (found == names.end()) {
           if (error_on_unknown_) {
+            if (lenient_) {
+              bad = true;
+              continue;
+            }
             why.path = "/" + escape_pointer_step(kv.key);
             why.reason = "a key the schema does not have (error_on_unknown_fields)";
             return false;
@@ -201,13 +226,21 @@ public:
       expected = at + 1;
       column &child = c.children[at];
       if (child.length > row) {
-        why.path = "/" + escape_pointer_step(kv.key);
-        why.reason = "the key appears twice in the object";
-        return false;
+        if (!lenient_) {
+          why.path = "/" + escape_pointer_step(kv.key);
+          why.reason = "the key appears twice in the object";
+          return false;
+        }
+        child.truncate(row); // the last value wins, as in Spark's reader
       }
       if (!append(child, kv.value, why)) {
-        why.path = "/" + escape_pointer_step(kv.key) + why.path;
-        return false;
+        if (!lenient_) {
+          why.path = "/" + escape_pointer_step(kv.key) + why.path;
+          return false;
+        }
+        bad = true;
+        child.truncate(row); // (a list or struct half appended is taken back whole)
+        child.append_null();
       }
     }
     for (column &child : c.children) {
@@ -265,6 +298,9 @@ private:
   }
 
   bool error_on_unknown_;
+  bool lenient_;
+  bool any_string_;
+  std::string text_; // a non-string value's JSON text, for a utf8 column
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -455,8 +491,17 @@ public:
     for (std::thread &t : pool) { t.join(); }
   }
 
-  /** Each record of a block: false (with the block's error set) to stop. */
-  template <typename OnRecord> void read_records(record_parser &parser, block &b, OnRecord &&on_record) {
+  /**
+   * Each record of a block: false (with the block's error set) to stop. A record that cannot be
+   * parsed stops the read; with `on_bad` (where bad records are kept or dropped), it is given
+   * the line (its bytes without the line end) instead, and the read goes on. With `fast` (the
+   * batch), each record is first read by the block reader alone, and only one it refuses goes
+   * to the DOM and `on_record`: the block reader's rows where it reads them (a non-string
+   * value's text in a string column is its bytes in the input, which the DOM does not keep).
+   */
+  template <typename OnRecord, typename OnBad = std::nullptr_t>
+  void read_records(record_parser &parser, block &b, column *fast, OnRecord &&on_record, OnBad &&on_bad = nullptr) {
+    constexpr bool lenient = !std::is_same_v<std::decay_t<OnBad>, std::nullptr_t>;
     const size_t depth = std::max<uint32_t>(options_.limits.max_depth, 1);
     if (!parser.fit(parser.dom, b.end - b.begin, depth)) {
       b.error = {error_code::out_of_memory, b.begin, 0, "", "out of memory", ""};
@@ -468,14 +513,26 @@ public:
       const size_t line_end = newline ? size_t(static_cast<const uint8_t *>(newline) - data) : b.end;
       const size_t next = newline ? line_end + 1 : b.end;
       size_t first = pos, last = line_end;
+      const std::string_view line(reinterpret_cast<const char *>(data + pos),
+                                  line_end - pos - (line_end > pos && data[line_end - 1] == '\r'));
       while (first < last && internal::is_json_whitespace(data[first])) { first++; }
       while (last > first && internal::is_json_whitespace(data[last - 1])) { last--; }
       pos = next;
       if (first == last) { continue; } // a blank line is not a record
       b.records++;
       if (const error e = internal::length_error(options_.limits, first, last); !e.ok()) {
+        if constexpr (lenient) {
+          on_bad(line);
+          continue;
+        }
         b.error = {e.code, e.offset, b.records, "", "", ""};
         return;
+      }
+      if (fast != nullptr) {
+        const int64_t row = fast->length;
+        uint64_t one = 0;
+        if (arrow::read_block(parser.dom, data + first, last - first, options_, *fast, one, parser.scratch)) { continue; }
+        fast->truncate(row);
       }
       element root;
       simdjson::error_code parsed = parser.dom.parse(data + first, last - first, false).get(root);
@@ -495,13 +552,17 @@ public:
                             parser.fit(parser.deep, last - first, depth + 1) &&
                             parser.deep.parse(data + first, last - first, false).get(root) == simdjson::SUCCESS;
         if (!deeper) {
+          if constexpr (lenient) {
+            on_bad(line);
+            continue;
+          }
           b.error = e.ok() ? arrow_error{error_code::unsupported_value, first, b.records, "", "", ""}
                            : arrow_error{e.code, first + e.offset, b.records, "", "", ""};
           return;
         }
       }
       mismatch why;
-      if (!on_record(root, why)) {
+      if (!on_record(root, why, line)) {
         b.error = {error_code::type_mismatch, first + offset_of(data + first, last - first, why.path), b.records,
                    why.path, why.reason, ""};
         return;
@@ -559,7 +620,7 @@ arrow_error infer(reader &r, field &schema) {
   }
   r.each_block([&](record_parser &parser, block &b) {
     std::string path;
-    r.read_records(parser, b, [&](element root, mismatch &why) {
+    r.read_records(parser, b, nullptr, [&](element root, mismatch &why, std::string_view) {
       if (root.type() != element_type::OBJECT) {
         why.reason = std::string("a record must be an object, found ") + json_type_name(root);
         return false;
@@ -584,7 +645,7 @@ arrow_error infer(reader &r, field &schema) {
       record_parser parser;
       b.records = 0;
       b.error = {};
-      r.read_records(parser, b, [&](element root, mismatch &why) {
+      r.read_records(parser, b, nullptr, [&](element root, mismatch &why, std::string_view) {
         if (!merge_type(so_far, root, path, why.reason)) {
           why.path = path;
           return false;
@@ -599,7 +660,8 @@ arrow_error infer(reader &r, field &schema) {
 
 /** The record batches, handed out in order by an ArrowArrayStream. */
 struct batch_stream {
-  field schema;
+  field schema;  // as the caller named it
+  field reading; // the batches' (see reading_schema)
   std::vector<std::unique_ptr<column>> batches;
   size_t next = 0;
 };
@@ -662,6 +724,60 @@ arrow_error out_of_memory() {
  * says the schema must be inferred from the whole input instead.
  */
 /**
+ * The arbiter's read of a block where bad records are kept or dropped: a kept record that is
+ * not valid JSON or not an object is a row of nulls; the corrupt-record field (see
+ * reading_schema) takes a kept bad record's line.
+ */
+void read_leniently(reader &r, record_parser &parser, block &b, record_walker &walker,
+                    const arrow_read_options &options) {
+  column &batch = *b.batch;
+  column *corrupt = nullptr;
+  if (!options.corrupt_record_field.empty()) {
+    const auto found = batch.names.find(corrupt_name(options.corrupt_record_field));
+    if (found != batch.names.end()) { corrupt = &batch.children[found->second]; }
+  }
+  const bool keep = options.on_bad_record == bad_records::keep;
+  const auto kept_bad = [&](int64_t row, std::string_view line) {
+    if (corrupt == nullptr) { return; }
+    corrupt->truncate(row);
+    corrupt->append_valid();
+    corrupt->values.append(line.data(), line.size());
+    corrupt->push_offset(int64_t(corrupt->values.size()));
+  };
+  r.read_records(
+      parser, b, &batch,
+      [&](element root, mismatch &why, std::string_view line) {
+        const int64_t row = batch.length;
+        simdjson::dom::object o;
+        if (root.get(o) != simdjson::SUCCESS) {
+          if (keep) {
+            for (column &c : batch.children) { c.append_null(); }
+            batch.append_valid();
+            kept_bad(row, line);
+          }
+          return true;
+        }
+        walker.bad = false;
+        if (!walker.append_object(batch, o, why)) { return false; } // (only a string column past 2 GB)
+        if (walker.bad) {
+          if (keep) {
+            kept_bad(row, line);
+          } else {
+            batch.truncate(row);
+          }
+        }
+        return true;
+      },
+      [&](std::string_view line) {
+        if (!keep) { return; }
+        const int64_t row = batch.length;
+        for (column &c : batch.children) { c.append_null(); }
+        batch.append_valid();
+        kept_bad(row, line);
+      });
+}
+
+/**
  * One block into its batch: the block reader first; where it refuses, the record-at-a-time
  * reader again from an empty batch (which names any error). With `sampled`, a refusal is not
  * read again: false says the schema did not fit.
@@ -684,15 +800,19 @@ bool read_one_block(reader &r, record_parser &parser, block &b, const field &sch
     if (sampled) { return false; }
     *b.batch = column(schema);
     b.records = 0;
-    record_walker walker(options.error_on_unknown_fields);
-    r.read_records(parser, b, [&](element root, mismatch &why) {
-      simdjson::dom::object o;
-      if (root.get(o) != simdjson::SUCCESS) {
-        why.reason = std::string("a record must be an object, found ") + json_type_name(root);
-        return false;
-      }
-      return walker.append_object(*b.batch, o, why);
-    });
+    record_walker walker(options);
+    if (options.on_bad_record == bad_records::fail) {
+      r.read_records(parser, b, b.batch, [&](element root, mismatch &why, std::string_view) {
+        simdjson::dom::object o;
+        if (root.get(o) != simdjson::SUCCESS) {
+          why.reason = std::string("a record must be an object, found ") + json_type_name(root);
+          return false;
+        }
+        return walker.append_object(*b.batch, o, why);
+      });
+    } else {
+      read_leniently(r, parser, b, walker, options);
+    }
   } catch (const std::bad_alloc &) {
     b.error = {error_code::out_of_memory, b.begin, 0, "", "out of memory", ""};
   }
@@ -888,6 +1008,25 @@ arrow_error read_file(int fd, uint64_t size, const field &schema, const arrow_re
   return {};
 }
 
+arrow_error usage(const std::string &why);
+
+/**
+ * The schema a given one is read as: the same, but for the corrupt-record field (where the
+ * schema has it), renamed by corrupt_name. It must be a string.
+ */
+arrow_error reading_schema(const field &given, const arrow_read_options &options, field &reading) {
+  reading = given;
+  if (options.corrupt_record_field.empty()) { return {}; }
+  for (field &f : reading.children) {
+    if (f.name != options.corrupt_record_field) { continue; }
+    if (f.type != kind::utf8 && f.type != kind::large_utf8) {
+      return usage("the corrupt-record field '" + f.name + "' must be a string (utf8), not " + arrow::describe(f));
+    }
+    f.name = corrupt_name(f.name);
+  }
+  return {};
+}
+
 arrow_error read_into(const input &in, const field *given, const arrow_read_options &options,
                       ArrowArrayStream *out) {
   reader r(in.data, in.size, options);
@@ -896,7 +1035,8 @@ arrow_error read_into(const input &in, const field *given, const arrow_read_opti
   std::vector<std::unique_ptr<column>> batches;
   if (given != nullptr) {
     s->schema = *given;
-    read_blocks(r, s->schema, options, batches, false);
+    if (arrow_error e = reading_schema(*given, options, s->reading); !e.ok()) { return e; }
+    read_blocks(r, s->reading, options, batches, false);
   } else {
     // Inferred from the first block, then every record checked to fit that schema exactly as
     // it is read: for data of one shape, inference costs a block's read. Where a record does
@@ -1025,8 +1165,9 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
     if (arrow_error e = import_given(*schema, given); !e.ok()) { return e; }
     auto s = std::make_unique<batch_stream>();
     s->schema = given;
+    if (arrow_error e = reading_schema(given, options, s->reading); !e.ok()) { return e; }
     bool misfit = false;
-    if (arrow_error e = read_file(fd, size, s->schema, options, s, false, misfit); !e.ok()) { return e; }
+    if (arrow_error e = read_file(fd, size, s->reading, options, s, false, misfit); !e.ok()) { return e; }
     return publish(std::move(s), out);
   } catch (const std::bad_alloc &) {
     return out_of_memory();

@@ -186,6 +186,78 @@ TEST(ArrowReader, MalformedRecordsAreTheScalarParsersErrors) {
   EXPECT_EQ(read("{\"o\": {\"x\": [1]}}", &record, shallow).error.code, error_code::depth_limit);
 }
 
+TEST(ArrowReader, BadRecordsAreKeptOrDroppedAsSparksModes) {
+  const field with_corrupt = make("", kind::structure, {
+      make("a", kind::int64), make("s", kind::utf8),
+      make("l", kind::list, {make("item", kind::float64)}),
+      make("o", kind::structure, {make("x", kind::int32), make("y", kind::utf8)}),
+      make("_corrupt", kind::utf8),
+  });
+  const std::string ndjson = "{\"a\": 1, \"s\": \"x\", \"_corrupt\": \"not read\"}\n"
+                             "{\"a\": \"no\", \"s\": \"kept\", \"l\": [1, \"two\"], \"o\": {\"x\": 1.5, \"y\": \"z\"}}\n"
+                             "{\"a\": tru}\r\n"
+                             "[1, 2]\n"
+                             "\n"
+                             "{\"a\": 99999999999999999999999, \"s\": \"big\"}\n"
+                             "{\"a\": 2, \"a\": 3, \"o\": {\"x\": 4}}\n"
+                             "{\"a\": 5, \"o\": [1]}\n";
+  arrow_read_options keep;
+  keep.on_bad_record = bad_records::keep;
+  keep.corrupt_record_field = "_corrupt";
+  const read_result kept = read(ndjson, &with_corrupt, keep);
+  ASSERT_TRUE(kept.error.ok()) << kept.error.message;
+  EXPECT_EQ(kept.schema, "struct<a: int64, s: string, l: list<double>, o: struct<x: int32, y: string>, _corrupt: string>");
+  const std::vector<std::string> expected = {
+      "{a:1,s:\"x\",l:null,o:null,_corrupt:null}",
+      // each field that did not fit is null (the innermost struct field), the rest are kept
+      "{a:null,s:\"kept\",l:null,o:{x:null,y:\"z\"},_corrupt:\"{\"a\": \"no\", \"s\": \"kept\", \"l\": [1, \"two\"], "
+      "\"o\": {\"x\": 1.5, \"y\": \"z\"}}\"}",
+      "{a:null,s:null,l:null,o:null,_corrupt:\"{\"a\": tru}\"}",
+      "{a:null,s:null,l:null,o:null,_corrupt:\"[1, 2]\"}",
+      "{a:null,s:null,l:null,o:null,_corrupt:\"{\"a\": 99999999999999999999999, \"s\": \"big\"}\"}",
+      "{a:3,s:null,l:null,o:{x:4,y:null},_corrupt:null}", // a key twice: the last value, as Spark
+      "{a:5,s:null,l:null,o:null,_corrupt:\"{\"a\": 5, \"o\": [1]}\"}",
+  };
+  EXPECT_EQ(kept.rows, expected);
+  arrow_read_options drop = keep;
+  drop.on_bad_record = bad_records::drop;
+  const read_result dropped = read(ndjson, &with_corrupt, drop);
+  ASSERT_TRUE(dropped.error.ok()) << dropped.error.message;
+  EXPECT_EQ(dropped.rows, (std::vector<std::string>{expected[0], expected[5]}));
+  // The same for every cut and thread count, and from a file.
+  std::string many;
+  for (int i = 0; i < 300; i++) { many += i % 7 == 3 ? "{\"a\": [" + std::to_string(i) + "}\n" : ndjson; }
+  const read_result whole = read(many, &with_corrupt, keep);
+  ASSERT_TRUE(whole.error.ok());
+  for (size_t block : {size_t(1), size_t(64), size_t(5000)}) {
+    for (unsigned threads : {1u, 3u}) {
+      arrow_read_options o = keep;
+      o.block_size = block;
+      o.threads = threads;
+      EXPECT_EQ(read(many, &with_corrupt, o).rows, whole.rows) << block << " " << threads;
+      o.on_bad_record = bad_records::drop;
+      EXPECT_EQ(read(many, &with_corrupt, o).rows.size(), 2u * (300u - 43u)) << block << " " << threads;
+    }
+  }
+  // A corrupt-record field must be a string; failing is still the default.
+  arrow_read_options wrong = keep;
+  wrong.corrupt_record_field = "a";
+  EXPECT_EQ(read(ndjson, &with_corrupt, wrong).error.code, error_code::invalid_argument);
+  EXPECT_EQ(read(ndjson, &with_corrupt).error.record, 2u);
+}
+
+TEST(ArrowReader, AStringFieldTakesAnyValueAsItsJsonText) {
+  const field strings = make("", kind::structure, {make("s", kind::utf8), make("n", kind::int64)});
+  arrow_read_options any;
+  any.any_value_as_string = true;
+  const read_result r = read("{\"s\": 12, \"n\": 1}\n{\"s\": {\"k\": [true, null, \"v\"]}}\n{\"s\": null}\n{\"s\": \"t\"}\n",
+                             &strings, any);
+  ASSERT_TRUE(r.error.ok()) << r.error.message;
+  EXPECT_EQ(r.rows, (std::vector<std::string>{"{s:\"12\",n:1}", "{s:\"{\"k\": [true, null, \"v\"]}\",n:null}",
+                                              "{s:null,n:null}", "{s:\"t\",n:null}"}));
+  EXPECT_EQ(read("{\"s\": 12}", &strings).error.code, error_code::type_mismatch);
+}
+
 
 namespace block_reader {
 
@@ -377,6 +449,13 @@ TEST(ArrowFileReader, TheSameBatchesRowsAndErrorsAsOverTheBytes) {
     EXPECT_EQ(file.rows, bytes.rows) << "seed " << seed;
     EXPECT_EQ(file.batches, bytes.batches) << "seed " << seed;
     failures += !bytes.error.ok();
+    // Bad records kept or dropped: never an error, the same rows from a file.
+    arrow_read_options lenient = o;
+    lenient.on_bad_record = seed % 2 ? bad_records::keep : bad_records::drop;
+    const read_result kept = read(ndjson, &rich, lenient);
+    EXPECT_TRUE(kept.error.ok()) << "seed " << seed << ": " << kept.error.message;
+    EXPECT_EQ(read_file(ndjson, &rich, lenient).rows, kept.rows) << "seed " << seed;
+    if (bytes.error.ok()) { EXPECT_EQ(kept.rows, bytes.rows) << "seed " << seed; }
     // Inferred: from the first block and checked, or (where a record does not fit) as bytes.
     const read_result inferred_bytes = read(ndjson, nullptr, o);
     const read_result inferred_file = read_file(ndjson, nullptr, o);

@@ -95,7 +95,7 @@ TEST(CApi, NdjsonToArrowAndBackThroughASink) {
   ArrowArrayStream stream{};
   simdbridge_arrow_error error{};
   ASSERT_EQ(simdbridge_ndjson_to_arrow(nullptr, reinterpret_cast<const uint8_t *>(ndjson.data()), ndjson.size(),
-                                       ndjson.size(), nullptr, 0, 2, 0, &stream, &error),
+                                       ndjson.size(), nullptr, 0, 2, 0, nullptr, &stream, &error),
             SIMDBRIDGE_SUCCESS);
   std::string written;
   const auto sink = [](void *context, const uint8_t *data, size_t length) -> int32_t {
@@ -108,7 +108,7 @@ TEST(CApi, NdjsonToArrowAndBackThroughASink) {
 
   // A refusing sink stops the writer; a bad record names itself.
   ASSERT_EQ(simdbridge_ndjson_to_arrow(nullptr, reinterpret_cast<const uint8_t *>(ndjson.data()), ndjson.size(),
-                                       ndjson.size(), nullptr, 0, 1, 0, &stream, &error),
+                                       ndjson.size(), nullptr, 0, 1, 0, nullptr, &stream, &error),
             SIMDBRIDGE_SUCCESS);
   const auto refuse = [](void *, const uint8_t *, size_t) -> int32_t { return 0; };
   EXPECT_EQ(simdbridge_arrow_to_ndjson(&stream, 1, 1, refuse, nullptr, &error), SIMDBRIDGE_WRITE_FAILED);
@@ -116,7 +116,7 @@ TEST(CApi, NdjsonToArrowAndBackThroughASink) {
   const std::string bad = "{\"a\":1}\n{\"a\":\"x\"}\n";
   ArrowArrayStream none{};
   ASSERT_EQ(simdbridge_ndjson_to_arrow(nullptr, reinterpret_cast<const uint8_t *>(bad.data()), bad.size(), bad.size(),
-                                       nullptr, 0, 1, 0, &none, &error),
+                                       nullptr, 0, 1, 0, nullptr, &none, &error),
             SIMDBRIDGE_TYPE_MISMATCH);
   EXPECT_EQ(none.release, nullptr);
   EXPECT_EQ(error.record, 2u);
@@ -127,7 +127,7 @@ TEST(CApi, NdjsonToArrowAndBackThroughASink) {
   simdbridge_parser *p = simdbridge_parser_new(0);
   ASSERT_EQ(simdbridge_parser_set_limits(p, 0, 1000, 0, 5), SIMDBRIDGE_SUCCESS);
   EXPECT_EQ(simdbridge_ndjson_to_arrow(p, reinterpret_cast<const uint8_t *>(ndjson.data()), ndjson.size(),
-                                       ndjson.size(), nullptr, 0, 1, 0, &none, &error),
+                                       ndjson.size(), nullptr, 0, 1, 0, nullptr, &none, &error),
             SIMDBRIDGE_DOCUMENT_TOO_LONG);
   simdbridge_parser_free(p);
   ArrowSchema schema{};

@@ -52,6 +52,21 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class ArrowNdjson {
     private ArrowNdjson() {}
 
+    /** What a bad record does to a read: a record that is not valid JSON, not an object, too long,
+     * or holds a value of another type than its field's. The modes of Spark's JSON source. */
+    public enum BadRecords {
+        /** The read stops with the record's error (FAILFAST). */
+        FAIL,
+        /**
+         * The record is a row (PERMISSIVE): every field null where it is not valid JSON or not an
+         * object, else only the fields whose values could not be read (the innermost struct field
+         * holding the bad value). The corrupt-record field, if named, takes its line.
+         */
+        KEEP,
+        /** The record is left out (DROPMALFORMED). */
+        DROP
+    }
+
     /**
      * How NDJSON is read.
      *
@@ -61,11 +76,17 @@ public final class ArrowNdjson {
      * @param errorOnUnknownFields a key the schema lacks is an error (else skipped)
      * @param validateSkipped skipped values are checked to be valid JSON (else their brackets only)
      * @param limits what each record may hold (depth, number, string and record length)
+     * @param badRecords what a bad record does (see {@link BadRecords})
+     * @param corruptRecordField with KEEP, a top-level string field of the schema that takes each bad
+     *     record's line (null for the others; no key is read into it), or null
+     * @param anyValueAsString a string field takes a value of any type, a non-string as its JSON text
      */
     public record ReadOptions(Schema schema, long blockSize, int threads, boolean errorOnUnknownFields,
-                              boolean validateSkipped, JsonLimits limits) {
-        /** Inferred schema, 1 MiB blocks, one thread, unknown keys skipped and validated. */
-        public static final ReadOptions DEFAULT = new ReadOptions(null, 1 << 20, 1, false, true, JsonLimits.DEFAULT);
+                              boolean validateSkipped, JsonLimits limits, BadRecords badRecords,
+                              String corruptRecordField, boolean anyValueAsString) {
+        /** Inferred schema, 1 MiB blocks, one thread, unknown keys skipped and validated, bad records fail. */
+        public static final ReadOptions DEFAULT =
+                new ReadOptions(null, 1 << 20, 1, false, true, JsonLimits.DEFAULT, BadRecords.FAIL, null, false);
 
         public ReadOptions {
             if (blockSize < 1) {
@@ -75,30 +96,52 @@ public final class ArrowNdjson {
                 throw new IllegalArgumentException("threads must be at least 1");
             }
             Objects.requireNonNull(limits, "limits");
+            Objects.requireNonNull(badRecords, "badRecords");
         }
 
         public ReadOptions withSchema(Schema s) {
-            return new ReadOptions(s, blockSize, threads, errorOnUnknownFields, validateSkipped, limits);
+            return new ReadOptions(s, blockSize, threads, errorOnUnknownFields, validateSkipped, limits, badRecords,
+                    corruptRecordField, anyValueAsString);
         }
 
         public ReadOptions withBlockSize(long b) {
-            return new ReadOptions(schema, b, threads, errorOnUnknownFields, validateSkipped, limits);
+            return new ReadOptions(schema, b, threads, errorOnUnknownFields, validateSkipped, limits, badRecords,
+                    corruptRecordField, anyValueAsString);
         }
 
         public ReadOptions withThreads(int t) {
-            return new ReadOptions(schema, blockSize, t, errorOnUnknownFields, validateSkipped, limits);
+            return new ReadOptions(schema, blockSize, t, errorOnUnknownFields, validateSkipped, limits, badRecords,
+                    corruptRecordField, anyValueAsString);
         }
 
         public ReadOptions withErrorOnUnknownFields(boolean e) {
-            return new ReadOptions(schema, blockSize, threads, e, validateSkipped, limits);
+            return new ReadOptions(schema, blockSize, threads, e, validateSkipped, limits, badRecords,
+                    corruptRecordField, anyValueAsString);
         }
 
         public ReadOptions withValidateSkipped(boolean v) {
-            return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, v, limits);
+            return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, v, limits, badRecords,
+                    corruptRecordField, anyValueAsString);
         }
 
         public ReadOptions withLimits(JsonLimits l) {
-            return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, validateSkipped, l);
+            return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, validateSkipped, l, badRecords,
+                    corruptRecordField, anyValueAsString);
+        }
+
+        public ReadOptions withBadRecords(BadRecords b) {
+            return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, validateSkipped, limits, b,
+                    corruptRecordField, anyValueAsString);
+        }
+
+        public ReadOptions withCorruptRecordField(String name) {
+            return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, validateSkipped, limits, badRecords,
+                    name, anyValueAsString);
+        }
+
+        public ReadOptions withAnyValueAsString(boolean a) {
+            return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, validateSkipped, limits, badRecords,
+                    corruptRecordField, a);
         }
     }
 
@@ -170,9 +213,9 @@ public final class ArrowNdjson {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             channel.size(); // (a missing or unreadable file is the usual IOException)
         }
-        return importRead(allocator, options, (limits, schema, flags, stream, error, arena) ->
+        return importRead(allocator, options, (limits, schema, flags, corrupt, stream, error, arena) ->
                 (int) FfmBridge.NDJSON_FILE_TO_ARROW.invokeExact(limits, arena.allocateFrom(file.toString()), schema,
-                        options.blockSize(), options.threads(), flags, stream, error));
+                        options.blockSize(), options.threads(), flags, corrupt, stream, error));
     }
 
     /** The bytes in native memory with the core's padding after them (read in place). */
@@ -204,18 +247,21 @@ public final class ArrowNdjson {
                                     ReadOptions options) {
         try {
             // The data as a segment: the linker holds its arena (a shared one too) for the call.
-            return importRead(allocator, options, (limits, schema, flags, stream, error, arena) ->
+            return importRead(allocator, options, (limits, schema, flags, corrupt, stream, error, arena) ->
                     (int) FfmBridge.NDJSON_TO_ARROW.invokeExact(limits, data, length, capacity, schema,
-                            options.blockSize(), options.threads(), flags, stream, error));
+                            options.blockSize(), options.threads(), flags, corrupt, stream, error));
         } catch (IOException e) {
             throw new UncheckedIOException(e); // (bytes in memory are never a failed read)
         }
     }
 
-    /** A native read: (limits parser, schema address or 0, flags, stream address, error, arena) -> code. */
+    /**
+     * A native read: (limits parser, schema address or 0, flags, corrupt-record field or NULL, stream
+     * address, error, arena) -> code.
+     */
     private interface NativeRead {
-        int call(MemorySegment limits, long schema, int flags, long stream, MemorySegment error, Arena arena)
-                throws Throwable;
+        int call(MemorySegment limits, long schema, int flags, MemorySegment corrupt, long stream, MemorySegment error,
+                 Arena arena) throws Throwable;
     }
 
     /** Runs a native read into a new stream and imports it: the one crossing of every read. */
@@ -232,9 +278,17 @@ public final class ArrowNdjson {
                 Data.exportSchema(allocator, options.schema(), null, schema);
                 schemaAddress = schema.memoryAddress();
             }
-            int flags = (options.errorOnUnknownFields() ? 1 : 0) | (options.validateSkipped() ? 0 : 2);
+            int flags = (options.errorOnUnknownFields() ? 1 : 0) | (options.validateSkipped() ? 0 : 2)
+                    | switch (options.badRecords()) {
+                        case FAIL -> 0;
+                        case KEEP -> 4;
+                        case DROP -> 8;
+                    } | (options.anyValueAsString() ? 16 : 0);
+            MemorySegment corrupt = options.corruptRecordField() == null
+                    ? MemorySegment.NULL : arena.allocateFrom(options.corruptRecordField());
             MemorySegment error = arena.allocate(FfmBridge.ARROW_ERROR);
-            int code = read.call(limits.nativeSegment(), schemaAddress, flags, stream.memoryAddress(), error, arena);
+            int code = read.call(limits.nativeSegment(), schemaAddress, flags, corrupt, stream.memoryAddress(), error,
+                    arena);
             if (code == ErrorCode.READ_FAILED.ordinal()) {
                 throw new IOException(error.getString(16 + 256));
             }

@@ -79,11 +79,14 @@ final class FfmBridge {
     static final MethodHandle WRITE_JSON_STRING;
     /**
      * (limits parser, data, length, capacity, schema address, block size, threads, flags,
-     * stream address, error) -> error code: simdbridge_ndjson_to_arrow. Not critical: it runs
+     * corrupt-record field, stream address, error) -> error code: simdbridge_ndjson_to_arrow. Not critical: it runs
      * for as long as the input takes, on several threads.
      */
     static final MethodHandle NDJSON_TO_ARROW;
-    /** (limits parser, path, schema address, block size, threads, flags, stream address, error) -> error code. */
+    /**
+     * (limits parser, path, schema address, block size, threads, flags, corrupt-record field, stream
+     * address, error) -> error code.
+     */
     static final MethodHandle NDJSON_FILE_TO_ARROW;
     /** (limits parser, data, length, capacity, block size, threads, schema address, error) -> error code. */
     static final MethodHandle ARROW_INFER_SCHEMA;
@@ -139,9 +142,11 @@ final class FfmBridge {
         WRITE_JSON_STRING = linker.downcallHandle(lookup.findOrThrow("simdbridge_write_json_string"),
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
         NDJSON_TO_ARROW = linker.downcallHandle(lookup.findOrThrow("simdbridge_ndjson_to_arrow"), FunctionDescriptor.of(
-                JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+                JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS,
+                JAVA_LONG, ADDRESS));
         NDJSON_FILE_TO_ARROW = linker.downcallHandle(lookup.findOrThrow("simdbridge_ndjson_file_to_arrow"),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG,
+                        ADDRESS));
         ARROW_INFER_SCHEMA = linker.downcallHandle(lookup.findOrThrow("simdbridge_arrow_infer_schema"), FunctionDescriptor.of(
                 JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, ADDRESS));
         ARROW_TO_NDJSON = linker.downcallHandle(lookup.findOrThrow("simdbridge_arrow_to_ndjson"), FunctionDescriptor.of(

@@ -200,6 +200,34 @@ class ArrowNdjsonTest {
     }
 
     @Test
+    void badRecordsAreKeptWithTheirLineOrDropped(@TempDir Path dir) throws IOException {
+        Schema schema = new Schema(List.of(field("i", new ArrowType.Int(64, true)), field("s", ArrowType.Utf8.INSTANCE),
+                field("_corrupt", ArrowType.Utf8.INSTANCE)));
+        byte[] ndjson = "{\"i\":1,\"s\":\"a\"}\n{\"i\":\"x\",\"s\":\"b\"}\n{\"i\":\n{\"s\":[1,{\"k\":true}]}\n"
+                .getBytes(StandardCharsets.UTF_8);
+        Path file = dir.resolve("bad.ndjson");
+        Files.write(file, ndjson);
+        ArrowNdjson.ReadOptions keep = ArrowNdjson.ReadOptions.DEFAULT.withSchema(schema)
+                .withBadRecords(ArrowNdjson.BadRecords.KEEP).withCorruptRecordField("_corrupt").withAnyValueAsString(true);
+        List<String> expected = List.of("i=1;s=a;_corrupt=null;", "i=null;s=b;_corrupt={\"i\":\"x\",\"s\":\"b\"};",
+                "i=null;s=null;_corrupt={\"i\":;", "i=null;s=[1,{\"k\":true}];_corrupt=null;");
+        try (BufferAllocator allocator = new RootAllocator()) {
+            try (ArrowReader r = ArrowNdjson.read(allocator, ndjson, keep)) {
+                assertEquals(expected, rows(r));
+            }
+            try (ArrowReader r = ArrowNdjson.read(allocator, file, keep.withBlockSize(8))) {
+                assertEquals(expected, rows(r));
+            }
+            try (ArrowReader r = ArrowNdjson.read(allocator, ndjson, keep.withBadRecords(ArrowNdjson.BadRecords.DROP))) {
+                assertEquals(List.of(expected.get(0), expected.get(3)), rows(r));
+            }
+            JsonException failed = assertThrows(JsonException.class, () -> ArrowNdjson.read(allocator, ndjson,
+                    keep.withBadRecords(ArrowNdjson.BadRecords.FAIL)));
+            assertEquals(2, failed.record());
+        }
+    }
+
+    @Test
     void aFailingOutputStreamStopsTheWriterWithItsException() throws IOException {
         byte[] ndjson = records(20000); // several pieces of output
         try (BufferAllocator allocator = new RootAllocator();
