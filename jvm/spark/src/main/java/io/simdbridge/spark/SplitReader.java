@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge.spark;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.util.TransferPair;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ArrowColumnVector;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+import io.simdbridge.ArrowNdjson;
+import io.simdbridge.JsonException;
+
+/**
+ * One task's read of a split: the lines that begin in it (the first one after the first line end
+ * at or past its start, the last one the line holding its last byte), read batchBytes at a time
+ * into native memory and from there into Arrow batches by the core, one native call a batch.
+ * Spark sees the batches' vectors through ArrowColumnVector, without a copy.
+ */
+final class SplitReader implements PartitionReader<ColumnarBatch> {
+    private static final int PADDING = 64; // readable bytes the core may look at past the input
+
+    private final FileSplit split;
+    private final Configuration conf;
+    private final ArrowNdjson.ReadOptions read;
+    private final BufferAllocator allocator = new RootAllocator();
+    private final byte[] transfer = new byte[1 << 20];
+    private final InputStream in;
+    private final long end; // the split's end (the whole file's: never reached)
+
+    private Arena arena = Arena.ofShared();
+    private MemorySegment buf;
+    private long capacity;  // bytes buf takes before its padding
+    private long chunkStart; // the file offset of buf's first byte
+    private long filled;    // bytes in buf
+    private long consumed;  // bytes of buf read into the current batches
+    private boolean eof;
+    private boolean skipFirst;
+    private boolean finished;
+    private ArrowReader current;
+    private ColumnarBatch batch;
+    private FieldVector[] owned; // the batch's vectors
+
+    SplitReader(FileSplit split, StructType schema, SourceOptions options, Configuration conf) {
+        this.split = split;
+        this.conf = conf;
+        ArrowNdjson.ReadOptions r = ArrowNdjson.ReadOptions.DEFAULT.withSchema(SparkArrow.schema(schema))
+                .withBadRecords(options.mode()).withAnyValueAsString(true).withThreads(options.threads())
+                .withBlockSize(Math.max(1, options.batchBytes() / options.threads()));
+        for (StructField f : schema.fields()) {
+            if (f.name().equals(options.corruptColumn())) {
+                if (!f.dataType().equals(DataTypes.StringType) || !f.nullable()) {
+                    throw new IllegalArgumentException("simdbridge: the corrupt-record column " + f.name()
+                            + " must be a nullable string");
+                }
+                r = r.withCorruptRecordField(f.name());
+            }
+        }
+        this.read = r;
+        this.capacity = options.batchBytes();
+        this.buf = arena.allocate(capacity + PADDING, 64);
+        try {
+            Path path = new Path(split.path());
+            FileSystem fs = path.getFileSystem(conf);
+            FSDataInputStream raw = fs.open(path);
+            CompressionCodec codec = split.whole() ? new CompressionCodecFactory(conf).getCodec(path) : null;
+            if (split.whole()) {
+                in = codec != null ? codec.createInputStream(raw) : raw;
+                end = Long.MAX_VALUE;
+            } else {
+                if (split.start() > 0) {
+                    raw.seek(split.start() - 1); // (a line that begins at the start is this split's)
+                    chunkStart = split.start() - 1;
+                    skipFirst = true;
+                }
+                in = raw;
+                end = split.start() + split.length();
+            }
+        } catch (IOException e) {
+            close();
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public boolean next() throws IOException {
+        for (;;) {
+            releaseBatch();
+            if (current != null && current.loadNextBatch()) {
+                // Each batch owns its vectors (moved out of the reader's root, no copy): Spark may
+                // close a batch it is done with, which must not close the root's vectors.
+                VectorSchemaRoot root = current.getVectorSchemaRoot();
+                List<FieldVector> vectors = root.getFieldVectors();
+                owned = new FieldVector[vectors.size()];
+                ColumnVector[] columns = new ColumnVector[vectors.size()];
+                for (int i = 0; i < columns.length; i++) {
+                    TransferPair move = vectors.get(i).getTransferPair(allocator);
+                    move.transfer();
+                    owned[i] = (FieldVector) move.getTo();
+                    columns[i] = new ArrowColumnVector(owned[i]);
+                }
+                batch = new ColumnarBatch(columns, root.getRowCount());
+                return true;
+            }
+            if (current != null) {
+                current.close();
+                current = null;
+            }
+            long n = nextChunk();
+            if (n < 0) {
+                return false;
+            }
+            try {
+                current = ArrowNdjson.read(allocator, buf.asSlice(0, n), read);
+            } catch (JsonException e) {
+                throw malformed(e);
+            }
+            consumed = n;
+        }
+    }
+
+    @Override
+    public ColumnarBatch get() {
+        return batch;
+    }
+
+    /** Frees the vectors of the batch handed out last (closing them twice is harmless). */
+    private void releaseBatch() {
+        if (owned != null) {
+            for (FieldVector v : owned) {
+                v.close();
+            }
+            owned = null;
+            batch = null;
+        }
+    }
+
+    /**
+     * Fills buf and says how many of its bytes are whole lines of this split, or -1 where none
+     * are left. The bytes past them (a line begun) stay for the next call.
+     */
+    private long nextChunk() throws IOException {
+        if (consumed > 0) { // the lines read last time make room
+            MemorySegment.copy(buf, consumed, buf, 0, filled - consumed);
+            chunkStart += consumed;
+            filled -= consumed;
+            consumed = 0;
+        }
+        while (!finished) {
+            while (!eof && filled < capacity) {
+                int n = in.read(transfer, 0, (int) Math.min(transfer.length, capacity - filled));
+                if (n < 0) {
+                    eof = true;
+                } else {
+                    MemorySegment.copy(transfer, 0, buf, JAVA_BYTE, filled, n);
+                    filled += n;
+                }
+            }
+            if (skipFirst) { // up to the first line end at or past the start: the split before's
+                long at = indexOf(0, filled);
+                if (at < 0) {
+                    chunkStart += filled;
+                    filled = 0;
+                    finished = eof;
+                    continue;
+                }
+                MemorySegment.copy(buf, at + 1, buf, 0, filled - at - 1);
+                chunkStart += at + 1;
+                filled -= at + 1;
+                skipFirst = false;
+                finished = chunkStart >= end;
+                continue;
+            }
+            long limit = end - 1 - chunkStart; // where the split's last line holds its last byte
+            if (limit < filled) {
+                long at = indexOf(Math.max(0, limit), filled);
+                if (at >= 0 || eof) {
+                    finished = true;
+                    return at >= 0 ? at + 1 : filled;
+                }
+                grow();
+                continue;
+            }
+            if (eof) {
+                finished = true;
+                return filled;
+            }
+            long last = lastIndexOf(filled);
+            if (last >= 0) {
+                return last + 1;
+            }
+            grow(); // a line longer than the buffer
+        }
+        return -1;
+    }
+
+    private long indexOf(long from, long to) {
+        for (long i = from; i < to; i++) {
+            if (buf.get(JAVA_BYTE, i) == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private long lastIndexOf(long to) {
+        for (long i = to - 1; i >= 0; i--) {
+            if (buf.get(JAVA_BYTE, i) == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void grow() {
+        Arena bigger = Arena.ofShared();
+        MemorySegment grown = bigger.allocate(capacity * 2 + PADDING, 64);
+        MemorySegment.copy(buf, 0, grown, 0, filled);
+        arena.close();
+        arena = bigger;
+        buf = grown;
+        capacity *= 2;
+    }
+
+    /** A FAILFAST error, naming the file, the line and the byte offset in the file. */
+    private RuntimeException malformed(JsonException e) {
+        long offset = chunkStart + e.offset();
+        String line;
+        try {
+            line = String.valueOf(lineOf(offset));
+        } catch (IOException failed) {
+            line = "?";
+        }
+        return new MalformedRecordException("simdbridge: malformed record in " + split.path() + " at line " + line
+                + ", byte " + offset + ": " + e.getMessage().replaceFirst(" at byte \\d+$", "")
+                + ". Parse Mode: FAILFAST; to read malformed records as nulls, set the option mode to PERMISSIVE", e);
+    }
+
+    /** The line (from 1) holding a byte of the file: its line ends before it, counted. */
+    private long lineOf(long offset) throws IOException {
+        Path path = new Path(split.path());
+        CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(path);
+        try (InputStream raw = path.getFileSystem(conf).open(path);
+             InputStream s = codec != null ? codec.createInputStream(raw) : raw) {
+            long line = 1;
+            long at = 0;
+            byte[] b = new byte[1 << 16];
+            while (at < offset) {
+                int n = s.read(b, 0, (int) Math.min(b.length, offset - at));
+                if (n < 0) {
+                    break;
+                }
+                for (int i = 0; i < n; i++) {
+                    line += b[i] == '\n' ? 1 : 0;
+                }
+                at += n;
+            }
+            return line;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            releaseBatch();
+            if (current != null) {
+                current.close();
+                current = null;
+            }
+            if (in != null) {
+                in.close();
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } finally {
+            allocator.close();
+            arena.close();
+        }
+    }
+}
