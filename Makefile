@@ -3,9 +3,10 @@
 # installing what is missing first.
 #
 #   make build   the C++ core, the CLI (build/bin/simdbridge), the core's tests, the JVM library
-#                (jvm/target) and its benchmarks (jvm/jmh/target/benchmarks.jar), and the Python
-#                package installed into .venv
-#   make test    build, then every test: C++ and Python (both also under ASan and UBSan), JVM
+#                (jvm/target) and its benchmarks (jvm/jmh/target/benchmarks.jar), the Spark data
+#                source (jvm/spark/target), and the Python package installed into .venv
+#   make test    build, then every test: C++ and Python (both also under ASan and UBSan), JVM,
+#                Spark (local[2])
 #   make bench   build, then the benchmark suites into results/ (FULL=1 for the full run)
 #   make data    fetch the corpus into $(SIMDBRIDGE_DATA) from its public sources
 #   make fuzz    the libFuzzer targets (clang, ASan, UBSan), FUZZ_SECONDS each (default 180),
@@ -33,7 +34,7 @@ PY_SANITIZE_BUILD := build/python-sanitize
 FUZZ_BUILD := build/fuzz
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDBRIDGE_BUILD_CLI=ON -DSIMDBRIDGE_BUILD_TESTS=ON
 
-.PHONY: build test bench data deps venv test-core test-sanitize test-jvm test-python test-python-sanitize fuzz clean
+.PHONY: build test bench data deps venv test-core test-sanitize test-jvm test-spark test-python test-python-sanitize fuzz clean
 
 deps:
 	@tools/install_deps.sh core jvm python
@@ -64,8 +65,10 @@ build: deps $(VENV)/.simdbridge
 	@echo "== build: JVM library and benchmarks (Maven, Java 25)"
 	@$(MVN) -f jvm/pom.xml install -DskipTests
 	@$(MVN) -f jvm/jmh/pom.xml package -DskipTests
+	@echo "== build: Spark data source (Maven, Spark 4.2.0)"
+	@$(MVN) -f jvm/spark/pom.xml package -DskipTests
 
-test: build test-core test-sanitize test-jvm test-python test-python-sanitize
+test: build test-core test-sanitize test-jvm test-spark test-python test-python-sanitize
 	@echo "== all tests passed"
 
 test-core: build
@@ -85,6 +88,10 @@ test-jvm: build
 	@$(MVN) -f jvm/pom.xml test
 	@echo "== test: JVM engines, feed and pipelines"
 	@$(MVN) -f jvm/jmh/pom.xml test
+
+test-spark: build
+	@echo "== test: Spark data source against Spark's JSON source (local[2])"
+	@$(MVN) -f jvm/spark/pom.xml test
 
 test-python: build
 	@echo "== test: Python package (pytest)"
@@ -124,4 +131,4 @@ fuzz:
 	@python3 core/fuzz/run_fuzzers.py $(FUZZ_BUILD) "$(SIMDBRIDGE_DATA)" results
 
 clean:
-	rm -rf $(BUILD) $(VENV) jvm/target jvm/jmh/target python/build
+	rm -rf $(BUILD) $(VENV) jvm/target jvm/jmh/target jvm/spark/target python/build

@@ -23,6 +23,7 @@ import jvm_suite  # noqa: E402
 import python_suite  # noqa: E402
 import arrow_suite  # noqa: E402
 import msgpack_suite  # noqa: E402
+import spark_suite  # noqa: E402
 import report  # noqa: E402
 
 SUITES = {
@@ -32,6 +33,7 @@ SUITES = {
     "python": python_suite.run,
     "arrow": arrow_suite.run,
     "msgpack": msgpack_suite.run,
+    "spark": spark_suite.run,
 }
 
 

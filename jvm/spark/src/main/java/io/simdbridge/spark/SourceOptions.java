@@ -86,7 +86,7 @@ record SourceOptions(List<String> paths, ArrowNdjson.BadRecords mode, String cor
         long openCost = bytes(spark.conf().get("spark.sql.files.openCostInBytes", "4m"));
         int minPartitions = Integer.parseInt(spark.conf().get("spark.sql.files.minPartitionNum",
                 String.valueOf(spark.sparkContext().defaultParallelism())));
-        long batch = bytes(options.getOrDefault("batchBytes", "8m"));
+        long batch = bytes(options.getOrDefault("batchBytes", "2m"));
         int threads = options.getInt("threads", 1);
         if (maxPartition < 1 || batch < 1 || threads < 1) {
             throw new IllegalArgumentException("simdbridge: maxPartitionBytes, batchBytes and threads must be positive");

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
@@ -18,6 +20,7 @@ import org.apache.arrow.vector.util.TransferPair;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
@@ -45,9 +48,11 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
     private final Configuration conf;
     private final ArrowNdjson.ReadOptions read;
     private final BufferAllocator allocator = new RootAllocator();
-    private final byte[] transfer = new byte[1 << 20];
-    private final InputStream in;
+    private final byte[] transfer = new byte[1 << 16];
+    private final InputStream in;     // (null where a local file is read through its channel)
+    private final FileChannel channel; // a local file, read straight into native memory
     private final long end; // the split's end (the whole file's: never reached)
+    private final boolean linesOnly;
 
     private Arena arena = Arena.ofShared();
     private MemorySegment buf;
@@ -78,24 +83,29 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
             }
         }
         this.read = r;
+        // No column asked for (count()) in PERMISSIVE mode: like Spark's JSON source, the records
+        // are counted and not parsed (every line is a row there, malformed or not).
+        this.linesOnly = schema.fields().length == 0 && options.mode() == ArrowNdjson.BadRecords.KEEP;
         this.capacity = options.batchBytes();
         this.buf = arena.allocate(capacity + PADDING, 64);
         try {
             Path path = new Path(split.path());
             FileSystem fs = path.getFileSystem(conf);
-            FSDataInputStream raw = fs.open(path);
             CompressionCodec codec = split.whole() ? new CompressionCodecFactory(conf).getCodec(path) : null;
-            if (split.whole()) {
-                in = codec != null ? codec.createInputStream(raw) : raw;
-                end = Long.MAX_VALUE;
+            if (split.start() > 0) {
+                chunkStart = split.start() - 1; // (a line that begins at the start is this split's)
+                skipFirst = true;
+            }
+            end = split.whole() ? Long.MAX_VALUE : split.start() + split.length();
+            if (codec == null && fs instanceof LocalFileSystem local) {
+                channel = FileChannel.open(local.pathToFile(path).toPath(), StandardOpenOption.READ);
+                channel.position(chunkStart);
+                in = null;
             } else {
-                if (split.start() > 0) {
-                    raw.seek(split.start() - 1); // (a line that begins at the start is this split's)
-                    chunkStart = split.start() - 1;
-                    skipFirst = true;
-                }
-                in = raw;
-                end = split.start() + split.length();
+                FSDataInputStream raw = fs.open(path);
+                raw.seek(chunkStart);
+                in = codec != null ? codec.createInputStream(raw) : raw;
+                channel = null;
             }
         } catch (IOException e) {
             close();
@@ -130,6 +140,15 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
             long n = nextChunk();
             if (n < 0) {
                 return false;
+            }
+            if (linesOnly) { // count(): Spark counts the lines that are not blank, unparsed
+                consumed = n;
+                int lines = records(n);
+                if (lines > 0) {
+                    batch = new ColumnarBatch(new ColumnVector[0], lines);
+                    return true;
+                }
+                continue;
             }
             try {
                 current = ArrowNdjson.read(allocator, buf.asSlice(0, n), read);
@@ -169,11 +188,18 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
         }
         while (!finished) {
             while (!eof && filled < capacity) {
-                int n = in.read(transfer, 0, (int) Math.min(transfer.length, capacity - filled));
+                int n;
+                if (channel != null) {
+                    n = channel.read(buf.asSlice(filled, capacity - filled).asByteBuffer());
+                } else {
+                    n = in.read(transfer, 0, (int) Math.min(transfer.length, capacity - filled));
+                    if (n > 0) {
+                        MemorySegment.copy(transfer, 0, buf, JAVA_BYTE, filled, n);
+                    }
+                }
                 if (n < 0) {
                     eof = true;
                 } else {
-                    MemorySegment.copy(transfer, 0, buf, JAVA_BYTE, filled, n);
                     filled += n;
                 }
             }
@@ -215,6 +241,22 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
         return -1;
     }
 
+    /** The lines of buf[0, n) holding more than white space. */
+    private int records(long n) {
+        int lines = 0;
+        boolean content = false;
+        for (long i = 0; i < n; i++) {
+            byte b = buf.get(JAVA_BYTE, i);
+            if (b == '\n') {
+                lines += content ? 1 : 0;
+                content = false;
+            } else if (b != ' ' && b != '\t' && b != '\r') {
+                content = true;
+            }
+        }
+        return lines + (content ? 1 : 0);
+    }
+
     private long indexOf(long from, long to) {
         for (long i = from; i < to; i++) {
             if (buf.get(JAVA_BYTE, i) == '\n') {
@@ -254,6 +296,7 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
         }
         return new MalformedRecordException("simdbridge: malformed record in " + split.path() + " at line " + line
                 + ", byte " + offset + ": " + e.getMessage().replaceFirst(" at byte \\d+$", "")
+                        .replaceFirst("^record \\d+(: |, )", "")
                 + ". Parse Mode: FAILFAST; to read malformed records as nulls, set the option mode to PERMISSIVE", e);
     }
 
@@ -290,6 +333,9 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
             }
             if (in != null) {
                 in.close();
+            }
+            if (channel != null) {
+                channel.close();
             }
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);

@@ -206,6 +206,11 @@ class SimdbridgeSourceTest {
         assertSameAsSpark(withCorrupt, Map.of(), path, "i32", "s", "st.x", "ts", "_corrupt_record");
         assertSameAsSpark(EVERY_TYPE, Map.of("mode", "PERMISSIVE"), path, "day", "any", "arr");
         assertSameAsSpark(EVERY_TYPE, Map.of("mode", "DROPMALFORMED"), path, "b", "st", "f");
+        // count() asks for no column: the same count in every mode.
+        for (String mode : List.of("PERMISSIVE", "DROPMALFORMED")) {
+            assertEquals(spark(EVERY_TYPE, Map.of("mode", mode), path).count(),
+                    ours(EVERY_TYPE, Map.of("mode", mode, "maxPartitionBytes", "10000"), path).count(), mode);
+        }
         assertSameAsSpark(withCorrupt.add("other", DataTypes.StringType), Map.of("columnNameOfCorruptRecord", "other"),
                 path, "i32", "other");
         // Row reads (columnar off, whole-stage code generation off) give the same rows.
