@@ -283,7 +283,7 @@ def test_slices_and_polars_frames():
 
 def test_what_it_cannot_write_is_a_clear_error():
     with pytest.raises(ValueError) as e:
-        simdbridge.dumpb_arrow(pa.table({"m": pa.array([{"k": 1}], pa.map_(pa.string(), pa.int64()))}))
+        simdbridge.dumpb_arrow(pa.table({"b": pa.array([b"x"], pa.binary())}))
     assert "not one this reader takes" in str(e.value) or "type" in str(e.value)
     with pytest.raises(TypeError):
         simdbridge.dumpb_arrow([1, 2])
@@ -401,3 +401,24 @@ def test_load_arrow_file_reads_blocks_as_loads_arrow_reads_bytes(tmp_path, threa
     assert e.value.lineno == 3001 and "field /i64" in str(e.value)
     with pytest.raises(FileNotFoundError):
         simdbridge.load_arrow_file(tmp_path / "missing.ndjson", FLAT)
+
+
+def test_decimals_are_read_exactly_and_rounded_half_up():
+    from decimal import Decimal, ROUND_HALF_UP
+    schema = pa.schema([("p", pa.decimal128(12, 3))])
+    texts = ["0.0005", "-0.0005", "123456789.9994", "1e5", '"42.5"', "null", "7", "-2.5e-3"]
+    table = ours("".join('{"p": %s}\n' % t for t in texts).encode(), schema)
+    expected = [None if t == "null" else Decimal(t.strip('"')).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
+                for t in texts]
+    assert table.column("p").to_pylist() == expected
+    assert simdbridge.dumpb_arrow(table).splitlines()[0] == b'{"p":0.001}'
+    with pytest.raises(simdbridge.StreamError):
+        ours(b'{"p": 1234567890.5}\n', schema)  # 13 digits at scale 3
+
+
+def test_objects_read_as_maps_and_written_back():
+    schema = pa.schema([("m", pa.map_(pa.string(), pa.int64()))])
+    data = b'{"m": {"a": 1, "b\\u00e9": null}}\n{"m": {}}\n{"m": null}\n'
+    table = ours(data, schema)
+    assert table.column("m").to_pylist() == [[("a", 1), ("b\u00e9", None)], [], None]
+    assert simdbridge.dumpb_arrow(table) == '{"m":{"a":1,"bé":null}}\n{"m":{}}\n{"m":null}\n'.encode()

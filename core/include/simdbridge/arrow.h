@@ -85,7 +85,9 @@ struct arrow_error {
  *
  * Types: null, bool, int8 to int64, uint8 to uint64, float32, float64, utf8, large_utf8, struct,
  * list and large_list of any of these, timestamp (from ISO 8601 strings or numbers since the
- * epoch in its unit; with a time zone or without) and date32 (from "YYYY-MM-DD" or days).
+ * epoch in its unit; with a time zone or without), date32 (from "YYYY-MM-DD" or days),
+ * decimal128 (from a number, or a string holding one, rounded half up to its scale) and map
+ * with string keys (from an object, its members in order).
  * The batches, their rows and any error are the same whatever the block size's cut and the
  * number of threads.
  *

@@ -10,6 +10,7 @@
 
 #include "scalar_parser.h"
 #include "structural_walk.h"
+#include "decimal.h"
 #include "temporal.h"
 
 namespace simdbridge::arrow {
@@ -201,8 +202,10 @@ private:
       if (ch == '"') { return string(c, at); }
       return any_string_ && text(c, at, depth);
     case kind::timestamp: case kind::date32: return temporal(c, at, ch);
+    case kind::decimal128: return decimal(c, at, ch);
     case kind::structure: return ch == '{' && object(c, depth + 1);
     case kind::list: case kind::large_list: return ch == '[' && list(c, depth + 1);
+    case kind::map: return ch == '{' && map(c, depth + 1);
     case kind::null: return false;
     default: return integer(c, at);
     }
@@ -273,6 +276,29 @@ private:
     return true;
   }
 
+  /** A decimal: a number, or a string holding one (as BigDecimal reads it), at the column's scale. */
+  bool decimal(column &c, uint32_t at, uint8_t ch) {
+    std::string_view text;
+    if (ch == '"') {
+      if (i_ >= count_) { return false; }
+      const uint8_t *from = buf_ + at + 1;
+      const void *quote = std::memchr(from, '"', index_[i_] - at);
+      if (quote == nullptr) { return false; }
+      text = std::string_view(reinterpret_cast<const char *>(from), size_t(static_cast<const uint8_t *>(quote) - from));
+    } else {
+      parsed_number number; // (the grammar checked: a JSON number is one BigDecimal reads)
+      if (!parse_number_at(buf_ + at, number)) { return false; }
+      size_t end = at;
+      while (end < size_ && std::strchr("0123456789+-.eE", buf_[end]) != nullptr && buf_[end] != 0) { end++; }
+      text = std::string_view(reinterpret_cast<const char *>(buf_ + at), end - at);
+    }
+    int128 v;
+    if (!parse_decimal(text, c.type->precision, c.type->scale, v)) { return false; }
+    c.append_valid();
+    c.values.push(v);
+    return true;
+  }
+
   /** A date or timestamp: a string in its format, or a number in its unit. */
   bool temporal(column &c, uint32_t at, uint8_t ch) {
     const field &f = *c.type;
@@ -322,6 +348,31 @@ private:
       }
     }
     c.push_offset(items.length);
+    return true;
+  }
+
+  /** After an object's '{': its members as the map column `c`'s entries, in order. */
+  bool map(column &c, uint32_t depth) {
+    if (depth >= max_depth_) { return false; }
+    column &entries = c.children[0];
+    column &keys = entries.children[0];
+    c.append_valid();
+    uint32_t at;
+    if (!next(at)) { return false; }
+    if (buf_[at] != '}') {
+      while (true) {
+        if (buf_[at] != '"' || !string(keys, at)) { return false; }
+        uint32_t colon;
+        if (!next(colon) || buf_[colon] != ':') { return false; }
+        if (!value(entries.children[1], depth)) { return false; }
+        entries.append_valid();
+        uint32_t separator;
+        if (!next(separator)) { return false; }
+        if (buf_[separator] == '}') { break; }
+        if (buf_[separator] != ',' || !next(at)) { return false; }
+      }
+    }
+    c.push_offset(entries.length);
     return true;
   }
 

@@ -44,7 +44,8 @@ column::column(const field &f) : type(&f) {
       short_names.push_back(head);
     }
   }
-  if (f.type == kind::utf8 || f.type == kind::large_utf8 || f.type == kind::list || f.type == kind::large_list) {
+  if (f.type == kind::utf8 || f.type == kind::large_utf8 || f.type == kind::list || f.type == kind::large_list ||
+      f.type == kind::map) {
     push_offset(0);
   }
 }
@@ -67,7 +68,7 @@ void column::append_null() {
   case kind::null: break;
   case kind::boolean: booleans.push(false); break;
   case kind::utf8: case kind::large_utf8: push_offset(int64_t(values.size())); break;
-  case kind::list: case kind::large_list: push_offset(children[0].length); break;
+  case kind::list: case kind::large_list: case kind::map: push_offset(children[0].length); break;
   case kind::structure:
     for (column &c : children) { c.append_null(); }
     break;
@@ -102,7 +103,7 @@ void column::truncate(int64_t n) noexcept {
     offsets.shrink_to(size_t(n + 1) * width);
     values.shrink_to(size_t(offset_at(n)));
     break;
-  case kind::list: case kind::large_list:
+  case kind::list: case kind::large_list: case kind::map:
     offsets.shrink_to(size_t(n + 1) * width);
     children[0].truncate(offset_at(n));
     break;
@@ -166,7 +167,7 @@ void column::export_to(ArrowArray *out) {
     data->buffers[1] = c.offsets.data();
     data->buffers[2] = c.values.data();
     break;
-  case kind::list: case kind::large_list:
+  case kind::list: case kind::large_list: case kind::map:
     n_buffers = 2;
     data->buffers[0] = valid_bits;
     data->buffers[1] = c.offsets.data();

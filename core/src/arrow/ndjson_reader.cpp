@@ -4,6 +4,7 @@
 // into the columns of the schema, given or inferred.
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <deque>
 #include <mutex>
 #include <atomic>
@@ -26,12 +27,14 @@
 #include "block_walk.h"
 #include "builder.h"
 #include "checksum_sink.h"
+#include "decimal.h"
 #include "parser_state.h"
 #include "scalar_parser.h"
 #include "schema.h"
 #include "tape_walk.h"
 #include "temporal.h"
 #include "simdbridge/arrow.h"
+#include "simdbridge/writer.h"
 
 namespace simdbridge {
 
@@ -172,10 +175,58 @@ public:
       c.values.push(t);
       return true;
     }
+    case kind::decimal128: {
+      // The DOM keeps a number's value, not its text: a double's shortest decimal stands for it
+      // (the same digits wherever the text had 15 or fewer).
+      std::string text;
+      std::string_view s;
+      int64_t i;
+      uint64_t u;
+      double d;
+      if (v.get(s) == simdjson::SUCCESS) {
+        text = s;
+      } else if (v.type() == element_type::INT64 && v.get(i) == simdjson::SUCCESS) {
+        text = std::to_string(i);
+      } else if (v.type() == element_type::UINT64 && v.get(u) == simdjson::SUCCESS) {
+        text = std::to_string(u);
+      } else if (v.get(d) == simdjson::SUCCESS) {
+        const decimal shortest = shortest_decimal(std::fabs(d));
+        text = (std::signbit(d) ? "-" : "") + std::to_string(shortest.significand) + "e" +
+               std::to_string(shortest.exponent);
+      } else {
+        return fail(why, f, v);
+      }
+      arrow::int128 value;
+      if (!arrow::parse_decimal(text, f.precision, f.scale, value)) {
+        return fail(why, f, v, "not a number that fits the decimal");
+      }
+      c.append_valid();
+      c.values.push(value);
+      return true;
+    }
     case kind::structure: {
       simdjson::dom::object o;
       if (v.get(o) != simdjson::SUCCESS) { return fail(why, f, v); }
       return append_object(c, o, why);
+    }
+    case kind::map: {
+      simdjson::dom::object o;
+      if (v.get(o) != simdjson::SUCCESS) { return fail(why, f, v); }
+      c.append_valid();
+      column &entries = c.children[0];
+      column &keys = entries.children[0];
+      for (simdjson::dom::key_value_pair kv : o) {
+        keys.append_valid();
+        keys.values.append(kv.key.data(), kv.key.size());
+        keys.push_offset(int64_t(keys.values.size()));
+        if (!append(entries.children[1], kv.value, why)) {
+          why.path = "/" + escape_pointer_step(kv.key) + why.path;
+          return false;
+        }
+        entries.append_valid();
+      }
+      c.push_offset(entries.length);
+      return true;
     }
     case kind::list: case kind::large_list: {
       simdjson::dom::array a;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "builder.h"
+#include "decimal.h"
 #include "schema.h"
 #include "simdbridge/arrow.h"
 #include "simdbridge/writer.h"
@@ -127,12 +128,13 @@ size_t most_bytes(kind k) noexcept {
   case kind::date32: return 32;
   case kind::timestamp: return 64;
   case kind::float32: case kind::float64: return 48;
+  case kind::decimal128: return 42;
   default: return 25; // an integer
   }
 }
 
 bool is_scalar(kind k) noexcept {
-  return k != kind::structure && k != kind::list && k != kind::large_list && k != kind::utf8_view;
+  return k != kind::structure && k != kind::list && k != kind::large_list && k != kind::utf8_view && k != kind::map;
 }
 
 class row_writer {
@@ -257,6 +259,21 @@ private:
       return;
     }
     case kind::structure: object(v, v.array->offset + i); return;
+    case kind::map: { // an object of the entries, in order
+      int64_t begin, end;
+      v.extent(i, begin, end);
+      const view &entries = v.children[0];
+      out_.push<uint8_t>('{');
+      for (int64_t k2 = begin; k2 < end; k2++) {
+        if (k2 > begin) { out_.push<uint8_t>(','); }
+        // (an entry's index in the struct, plus the struct's offset: its children's own are added by value())
+        value(entries.children[0], entries.array->offset + k2);
+        out_.push<uint8_t>(':');
+        value(entries.children[1], entries.array->offset + k2);
+      }
+      out_.push<uint8_t>('}');
+      return;
+    }
     case kind::list: case kind::large_list: {
       int64_t begin, end;
       v.extent(i, begin, end);
@@ -311,6 +328,7 @@ private:
       return n + 1;
     }
     case kind::timestamp: return timestamp(*v.type, v.value<int64_t>(i), at);
+    case kind::decimal128: return arrow::write_decimal128(v.value<arrow::int128>(i), v.type->scale, at);
     default: std::memcpy(at, "null", 4); return 4; // a null column
     }
   }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "schema.h"
 
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -13,6 +14,7 @@ size_t field::width() const noexcept {
   case kind::int16: case kind::uint16: return 2;
   case kind::int32: case kind::uint32: case kind::float32: case kind::date32: return 4;
   case kind::int64: case kind::uint64: case kind::float64: case kind::timestamp: return 8;
+  case kind::decimal128: return 16;
   default: return 0;
   }
 }
@@ -28,7 +30,7 @@ const simple_format simple_formats[] = {
     {"i", kind::int32},   {"l", kind::int64},   {"C", kind::uint8},    {"S", kind::uint16},
     {"I", kind::uint32},  {"L", kind::uint64},  {"f", kind::float32},  {"g", kind::float64},
     {"u", kind::utf8},    {"U", kind::large_utf8}, {"vu", kind::utf8_view}, {"tdD", kind::date32}, {"+s", kind::structure},
-    {"+l", kind::list},   {"+L", kind::large_list},
+    {"+l", kind::list},   {"+L", kind::large_list}, {"+m", kind::map},
 };
 
 } // namespace
@@ -56,6 +58,21 @@ bool import_schema(const ArrowSchema &schema, field &out, std::string &why) {
     out.timezone = format.substr(4);
     known = true;
   }
+  if (!known && format.compare(0, 2, "d:") == 0) { // d:precision,scale[,bitwidth]
+    unsigned precision = 0, bits = 128;
+    int scale = 0, used = 0;
+    const int got = std::sscanf(format.c_str(), "d:%u,%d%n,%u%n", &precision, &scale, &used, &bits, &used);
+    if (got < 2 || size_t(used) != format.size() || bits != 128 || precision < 1 || precision > 38 || scale < 0 ||
+        unsigned(scale) > precision) {
+      why = "field '" + out.name + "' is '" + format + "': this reader takes decimal128 with 1 to 38 digits and 0 to "
+            "that many after the point";
+      return false;
+    }
+    out.type = kind::decimal128;
+    out.precision = uint8_t(precision);
+    out.scale = uint8_t(scale);
+    known = true;
+  }
   if (!known) {
     why = "the Arrow type '" + format + "' of field '" + out.name + "' is not one this reader takes";
     return false;
@@ -64,7 +81,8 @@ bool import_schema(const ArrowSchema &schema, field &out, std::string &why) {
     why = "field '" + out.name + "' is dictionary-encoded, which this reader does not take";
     return false;
   }
-  const bool nested = out.type == kind::structure || out.type == kind::list || out.type == kind::large_list;
+  const bool nested = out.type == kind::structure || out.type == kind::list || out.type == kind::large_list ||
+                      out.type == kind::map;
   if (!nested && schema.n_children != 0) {
     why = "field '" + out.name + "' of type '" + format + "' has children";
     return false;
@@ -81,6 +99,13 @@ bool import_schema(const ArrowSchema &schema, field &out, std::string &why) {
     field child;
     if (!import_schema(*schema.children[c], child, why)) { return false; }
     out.children.push_back(std::move(child));
+  }
+  if (out.type == kind::map &&
+      (out.children.size() != 1 || out.children[0].type != kind::structure || out.children[0].children.size() != 2 ||
+       (out.children[0].children[0].type != kind::utf8 && out.children[0].children[0].type != kind::large_utf8))) {
+    why = "map field '" + out.name + "' must have string keys (a JSON object's): an entries struct of a string key "
+          "and a value";
+    return false;
   }
   return true;
 }
@@ -109,6 +134,7 @@ std::string format_of(const field &f) {
   for (const simple_format &s : simple_formats) {
     if (s.type == f.type) { return s.format; }
   }
+  if (f.type == kind::decimal128) { return "d:" + std::to_string(f.precision) + "," + std::to_string(f.scale); }
   return std::string("ts") + f.unit + ":" + f.timezone; // timestamp
 }
 
@@ -152,12 +178,16 @@ std::string describe(const field &f) {
   case kind::large_utf8: return "large_string";
   case kind::utf8_view: return "string_view";
   case kind::date32: return "date32[day]";
+  case kind::decimal128: return "decimal128(" + std::to_string(f.precision) + ", " + std::to_string(f.scale) + ")";
   case kind::timestamp: {
     const char *unit = f.unit == 's' ? "s" : f.unit == 'm' ? "ms" : f.unit == 'u' ? "us" : "ns";
     return std::string("timestamp[") + unit + (f.timezone.empty() ? "" : ", tz=" + f.timezone) + "]";
   }
   case kind::list: return "list<" + (f.children.empty() ? std::string("?") : describe(f.children[0])) + ">";
   case kind::large_list: return "large_list<" + (f.children.empty() ? std::string("?") : describe(f.children[0])) + ">";
+  case kind::map:
+    if (f.children.size() != 1 || f.children[0].children.size() != 2) { return "map<?>"; }
+    return "map<" + describe(f.children[0].children[0]) + ", " + describe(f.children[0].children[1]) + ">";
   case kind::structure: {
     std::string s = "struct<";
     for (size_t i = 0; i < f.children.size(); i++) {

@@ -15,6 +15,8 @@ namespace simdbridge::arrow {
 enum class kind : uint8_t {
   null, boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
   utf8, large_utf8, timestamp, date32, structure, list, large_list,
+  decimal128, // from a number or a string, as BigDecimal reads it (decimal.h)
+  map,        // from an object: one child, "entries", a struct of a utf8 "key" and a "value"
   utf8_view, // written (polars hands strings over as views), not read
 };
 
@@ -24,6 +26,8 @@ struct field {
   bool nullable = true;
   char unit = 'u';         // timestamp: 's', 'm' (milli), 'u' (micro), 'n' (nano)
   std::string timezone;    // timestamp: "" (none), "UTC", "+01:00", ...
+  uint8_t precision = 0;   // decimal128: 1 to 38 digits
+  uint8_t scale = 0;       // decimal128: 0 to precision digits after the point
   std::vector<field> children; // struct: its fields; list: one, its items
 
   bool is_integer() const noexcept { return type >= kind::int8 && type <= kind::uint64; }

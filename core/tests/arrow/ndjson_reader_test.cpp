@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "arrow/decimal.h"
 #include "arrow/schema.h"
 #include "simdbridge/arrow.h"
 #include "test_support.h"
@@ -34,6 +35,12 @@ std::string render(const field &f, const ArrowArray &a, int64_t row) {
   case kind::boolean: return (static_cast<const uint8_t *>(values)[i / 8] >> (i % 8) & 1) ? "true" : "false";
   case kind::int64: case kind::timestamp: return std::to_string(static_cast<const int64_t *>(values)[i]);
   case kind::int32: case kind::date32: return std::to_string(static_cast<const int32_t *>(values)[i]);
+  case kind::decimal128: {
+    arrow::int128 v;
+    std::memcpy(&v, static_cast<const uint8_t *>(values) + 16 * i, 16);
+    char text[48];
+    return std::string(text, arrow::write_decimal128(v, f.scale, text));
+  }
   case kind::uint64: return std::to_string(static_cast<const uint64_t *>(values)[i]);
   case kind::float64: {
     char text[32];
@@ -53,6 +60,17 @@ std::string render(const field &f, const ArrowArray &a, int64_t row) {
       out += render(f.children[0], *a.children[0], k);
     }
     return out + "]";
+  }
+  case kind::map: {
+    const auto *offsets = static_cast<const int32_t *>(values);
+    const ArrowArray &entries = *a.children[0];
+    std::string out = "{";
+    for (int32_t k = offsets[i]; k < offsets[i + 1]; k++) {
+      if (k > offsets[i]) { out += ","; }
+      out += render(f.children[0].children[0], *entries.children[0], k) + ":" +
+             render(f.children[0].children[1], *entries.children[1], k);
+    }
+    return out + "}";
   }
   case kind::structure: {
     std::string out = "{";
@@ -244,6 +262,111 @@ TEST(ArrowReader, BadRecordsAreKeptOrDroppedAsSparksModes) {
   wrong.corrupt_record_field = "a";
   EXPECT_EQ(read(ndjson, &with_corrupt, wrong).error.code, error_code::invalid_argument);
   EXPECT_EQ(read(ndjson, &with_corrupt).error.record, 2u);
+}
+
+TEST(ArrowDecimal, NumberTextAtAScaleRoundedHalfUpAsBigDecimal) {
+  struct example {
+    unsigned precision;
+    int scale;
+    const char *text;
+    const char *expected; // nullptr: refused
+  };
+  const example examples[] = {
+      {5, 2, "123.456", "123.46"}, {5, 2, "123.455", "123.46"}, {5, 2, "-123.455", "-123.46"},
+      {5, 2, "123.454", "123.45"}, {5, 2, "1234.5", nullptr}, {5, 2, "999.995", nullptr}, {5, 2, "999.994", "999.99"},
+      {10, 0, "1e3", "1000"}, {10, 3, "1.5E-2", "0.015"}, {10, 2, "0.004", "0.00"}, {10, 2, "0.005", "0.01"},
+      {10, 2, "-0.005", "-0.01"}, {10, 2, ".5", "0.50"}, {10, 2, "5.", "5.00"}, {10, 2, "+1", "1.00"},
+      {38, 0, "99999999999999999999999999999999999999", "99999999999999999999999999999999999999"},
+      {38, 0, "999999999999999999999999999999999999999", nullptr}, {38, 0, "-1e37", "-10000000000000000000000000000000000000"},
+      {10, 2, "0e999999999999", "0.00"}, {10, 2, "1e-99999999999", "0.00"}, {10, 2, "1e99999999999", nullptr},
+      {3, 0, "0.5", "1"}, {1, 0, "9.5", nullptr}, {1, 0, "9.4", "9"}, {38, 10, "0.00000000001", "0.0000000000"},
+      {38, 10, "0.00000000005", "0.0000000001"}, {4, 1, "000123.40", "123.4"}, {2, 2, "0.999", nullptr},
+      {10, 2, "", nullptr}, {10, 2, "-", nullptr}, {10, 2, "1e", nullptr}, {10, 2, "1.2.3", nullptr},
+      {10, 2, "abc", nullptr}, {10, 2, "1,000", nullptr}, {10, 2, " 1", nullptr}, {10, 2, ".", nullptr},
+  };
+  for (const example &e : examples) {
+    arrow::int128 v = 0;
+    const bool ok = arrow::parse_decimal(e.text, e.precision, e.scale, v);
+    EXPECT_EQ(ok, e.expected != nullptr) << e.text;
+    if (ok && e.expected != nullptr) {
+      char text[48];
+      EXPECT_EQ(std::string(text, arrow::write_decimal128(v, e.scale, text)), e.expected) << e.text;
+    }
+  }
+}
+
+TEST(ArrowDecimal, ReadFromNumbersAndStringsAndWrittenBack) {
+  field amount = make("amount", kind::decimal128);
+  amount.precision = 9;
+  amount.scale = 2;
+  const field schema = make("", kind::structure, {amount, make("l", kind::list, {amount})});
+  const std::string ndjson = "{\"amount\": 12.345, \"l\": [1, \"2.5\", -0.004, null]}\n{\"amount\": \"-7\"}\n"
+                             "{\"amount\": 1e2}\n{\"amount\": null}\n";
+  const read_result r = read(ndjson, &schema);
+  ASSERT_TRUE(r.error.ok()) << r.error.message;
+  EXPECT_EQ(r.schema, "struct<amount: decimal128(9, 2), l: list<decimal128(9, 2)>>");
+  const std::vector<std::string> rows = {"{amount:12.35,l:[1.00,2.50,0.00,null]}", "{amount:-7.00,l:null}",
+                                         "{amount:100.00,l:null}", "{amount:null,l:null}"};
+  EXPECT_EQ(r.rows, rows);
+  // The record reader (the DOM's numbers) gives the same.
+  arrow_read_options reference;
+  reference.reference_reader = true;
+  EXPECT_EQ(read(ndjson, &schema, reference).rows, rows);
+  // Too many digits, or not a number: a type error, or a null field of a kept record.
+  EXPECT_EQ(read("{\"amount\": 12345678.9}", &schema).error.detail,
+            "expected decimal128(9, 2), found a number with a fraction or an exponent: not a number that fits the decimal");
+  EXPECT_EQ(read("{\"amount\": \"x\"}", &schema).error.code, error_code::type_mismatch);
+  arrow_read_options keep;
+  keep.on_bad_record = bad_records::keep;
+  EXPECT_EQ(read("{\"amount\": 12345678.9, \"l\": [1]}", &schema, keep).rows,
+            (std::vector<std::string>{"{amount:null,l:[1.00]}"}));
+  // Written as numbers at the scale.
+  ArrowSchema given{};
+  arrow::export_schema(schema, &given);
+  ArrowArrayStream stream{};
+  ASSERT_TRUE(ndjson_to_arrow(input::copy_of(ndjson), &given, {}, &stream).ok());
+  given.release(&given);
+  std::string written;
+  ASSERT_TRUE(arrow_to_ndjson(&stream, {}, written).ok());
+  stream.release(&stream);
+  EXPECT_EQ(written, "{\"amount\":12.35,\"l\":[1.00,2.50,0.00,null]}\n{\"amount\":-7.00,\"l\":null}\n"
+                     "{\"amount\":100.00,\"l\":null}\n{\"amount\":null,\"l\":null}\n");
+}
+
+TEST(ArrowMap, ObjectsAsMapsOfStringKeysReadAndWrittenBack) {
+  field key = make("key", kind::utf8);
+  key.nullable = false;
+  field entries = make("entries", kind::structure, {key, make("value", kind::list, {make("item", kind::int64)})});
+  entries.nullable = false;
+  const field schema = make("", kind::structure, {make("m", kind::map, {entries}), make("n", kind::int64)});
+  const std::string ndjson = "{\"m\": {\"a\": [1, 2], \"b\\u00e9\": null, \"a\": []}, \"n\": 1}\n{\"m\": {}}\n"
+                             "{\"m\": null, \"n\": 3}\n{\"n\": 4}\n";
+  const std::vector<std::string> rows = {"{m:{\"a\":[1,2],\"b\u00e9\":null,\"a\":[]},n:1}", "{m:{},n:null}",
+                                         "{m:null,n:3}", "{m:null,n:4}"};
+  for (const bool reference : {false, true}) {
+    arrow_read_options o;
+    o.reference_reader = reference;
+    const read_result r = read(ndjson, &schema, o);
+    ASSERT_TRUE(r.error.ok()) << r.error.message;
+    EXPECT_EQ(r.schema, "struct<m: map<string, list<int64>>, n: int64>");
+    EXPECT_EQ(r.rows, rows) << reference;
+  }
+  EXPECT_EQ(read("{\"m\": {\"a\": [\"x\"]}}", &schema).error.path, "/m/a/0");
+  EXPECT_EQ(read("{\"m\": [1]}", &schema).error.code, error_code::type_mismatch);
+  arrow_read_options keep;
+  keep.on_bad_record = bad_records::keep;
+  EXPECT_EQ(read("{\"m\": {\"a\": [1], \"b\": [\"x\"]}, \"n\": 5}\n", &schema, keep).rows,
+            (std::vector<std::string>{"{m:null,n:5}"}));
+  ArrowSchema given{};
+  arrow::export_schema(schema, &given);
+  ArrowArrayStream stream{};
+  ASSERT_TRUE(ndjson_to_arrow(input::copy_of(ndjson), &given, {}, &stream).ok());
+  given.release(&given);
+  std::string written;
+  ASSERT_TRUE(arrow_to_ndjson(&stream, {}, written).ok());
+  stream.release(&stream);
+  EXPECT_EQ(written, "{\"m\":{\"a\":[1,2],\"b\u00e9\":null,\"a\":[]},\"n\":1}\n{\"m\":{},\"n\":null}\n"
+                     "{\"m\":null,\"n\":3}\n{\"m\":null,\"n\":4}\n");
 }
 
 TEST(ArrowReader, AStringFieldTakesAnyValueAsItsJsonText) {

@@ -200,6 +200,22 @@ class ArrowNdjsonTest {
     }
 
     @Test
+    void decimalsFromNumbersAndStringsRoundedHalfUpAndWrittenBack() throws IOException {
+        Schema schema = new Schema(List.of(field("p", new ArrowType.Decimal(9, 2, 128))));
+        byte[] ndjson = "{\"p\":12.345}\n{\"p\":\"-7\"}\n{\"p\":null}\n".getBytes(StandardCharsets.UTF_8);
+        try (BufferAllocator allocator = new RootAllocator();
+             ArrowReader r = ArrowNdjson.read(allocator, ndjson, ArrowNdjson.ReadOptions.DEFAULT.withSchema(schema))) {
+            assertTrue(r.loadNextBatch());
+            VectorSchemaRoot root = r.getVectorSchemaRoot();
+            assertEquals(new java.math.BigDecimal("12.35"), root.getVector("p").getObject(0));
+            assertEquals(new java.math.BigDecimal("-7.00"), root.getVector("p").getObject(1));
+            assertEquals(null, root.getVector("p").getObject(2));
+            assertEquals("{\"p\":12.35}\n{\"p\":-7.00}\n{\"p\":null}\n",
+                    new String(ArrowNdjson.write(root, ArrowNdjson.WriteOptions.DEFAULT), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
     void badRecordsAreKeptWithTheirLineOrDropped(@TempDir Path dir) throws IOException {
         Schema schema = new Schema(List.of(field("i", new ArrowType.Int(64, true)), field("s", ArrowType.Utf8.INSTANCE),
                 field("_corrupt", ArrowType.Utf8.INSTANCE)));
