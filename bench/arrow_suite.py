@@ -267,12 +267,7 @@ def run(root, data, results, full):
         runs[threads]["read_seconds"]["flat, schema"]["simdbridge-jvm"] = jvm["read_seconds"]
         runs[threads]["write_seconds"]["simdbridge-jvm"] = jvm["write_seconds"]
     memory = peak_memory(flat)
-    out = summarize(runs, memory, settings)
-    report.write_json(os.path.join(results, "arrow.json"), out)
-    write_markdown(os.path.join(results, "arrow.md"), out)
-    chart(os.path.join(results, "arrow.png"), out)
-    for t in out["targets"]:
-        report.progress("arrow: %s: %.2fx ± %.2f (target %s) %s" % (t["what"], t["ratio"], t["ci95"], t["target"], t["verdict"]))
+    report.publish(results, "arrow", summarize(runs, memory, settings), write_markdown, chart)
     return 0
 
 
@@ -288,12 +283,7 @@ def summarize(runs, memory, settings):
     one, two = runs[1], runs[2]
 
     def target(what, ratio_ci, goal, at_most=False):
-        r, ci = ratio_ci
-        if at_most:  # a cost: met where the ratio is at most the goal
-            verdict = report.judge_between(-r, -r - ci, -r + ci, -goal)
-        else:
-            verdict = report.judge(r, ci, goal)
-        out["targets"].append(dict(what=what, ratio=r, ci95=ci, target=goal, **verdict))
+        report.add_target(out, what, ratio_ci, goal, at_most)
 
     def read_ratio(run, case, peer):
         seconds = run["read_seconds"][case]

@@ -129,3 +129,22 @@ def emphasized(verdict):
 
 def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def add_target(out, what, ratio_ci, goal, at_most=False):
+    """Appends a target to out["targets"] (what, ratio, ci95, target, met, verdict). With
+    at_most, the ratio is a cost: met where it is at most the goal."""
+    r, ci = ratio_ci
+    verdict = judge_between(-r, -r - ci, -r + ci, -goal) if at_most else judge(r, ci, goal)
+    out["targets"].append(dict(what=what, ratio=r, ci95=ci, target=goal, **verdict))
+
+
+def publish(results, name, out, write_markdown, chart):
+    """Writes results/NAME.json, .md (write_markdown(path, out)) and .png (chart(path, out)), and
+    prints each target."""
+    write_json(os.path.join(results, name + ".json"), out)
+    write_markdown(os.path.join(results, name + ".md"), out)
+    chart(os.path.join(results, name + ".png"), out)
+    for t in out["targets"]:
+        progress("%s: %s: %.2fx ± %.2f (target %s) %s" % (name, t["what"], t["ratio"], t["ci95"], t["target"],
+                                                          t["verdict"]))

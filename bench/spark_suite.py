@@ -95,12 +95,7 @@ def run(root, data, results, full):
         with open(out) as f:
             runs[name] = json.load(f)
         runs[name]["bytes"] = os.path.getsize(path)
-    out = summarize(runs, settings)
-    report.write_json(os.path.join(results, "spark.json"), out)
-    write_markdown(os.path.join(results, "spark.md"), out)
-    chart(os.path.join(results, "spark.png"), out)
-    for t in out["targets"]:
-        report.progress("spark: %s: %.2fx ± %.2f (target %s) %s" % (t["what"], t["ratio"], t["ci95"], t["target"], t["verdict"]))
+    report.publish(results, "spark", summarize(runs, settings), write_markdown, chart)
     return 0
 
 
@@ -109,15 +104,15 @@ def per_round(theirs, ours):
 
 
 def summarize(runs, settings):
-    out = {"settings": settings, "runs": runs, "seconds": {}, "targets": []}
+    first = next(iter(runs.values()))
+    out = {"settings": settings, "runs": runs, "seconds": {}, "targets": [],
+           "environment": {k: first.get(k) for k in ("spark", "simdjson", "kernel")}}
     for name, r in runs.items():
         for query, engines in r["seconds"].items():
             out["seconds"]["%s, %s" % (name, query)] = {e: report.mean_ci(s) for e, s in engines.items()}
 
     def target(what, ratio_ci, goal, at_most=False):
-        r, ci = ratio_ci
-        verdict = report.judge_between(-r, -r - ci, -r + ci, -goal) if at_most else report.judge(r, ci, goal)
-        out["targets"].append(dict(what=what, ratio=r, ci95=ci, target=goal, **verdict))
+        report.add_target(out, what, ratio_ci, goal, at_most)
 
     for name, r in runs.items():
         s = r["seconds"]
@@ -135,9 +130,11 @@ def summarize(runs, settings):
 def write_markdown(path, out):
     engines = ["simdbridge", "spark-json", "parquet"]
     lines = ["# Spark: format(\"simdbridge\") against Spark's JSON source and Parquet\n",
-             "Spark 4.2.0, local[2], default heap; %d MB of NDJSON per data set; %d rounds after one warm-up; 95%% "
-             "intervals over rounds. Ratios are per round: the peer's time over simdbridge's (for Parquet, "
-             "simdbridge's time over Parquet's: a cost).\n" % (out["settings"]["data_mb"], out["settings"]["rounds"]),
+             "Spark %s, local[2], default heap; simdjson %s (%s kernel); %d MB of NDJSON per data set; %d rounds "
+             "after one warm-up; 95%% intervals over rounds. Ratios are per round: the peer's time over simdbridge's "
+             "(for Parquet, simdbridge's time over Parquet's: a cost).\n"
+             % (out["environment"]["spark"], out["environment"]["simdjson"], out["environment"]["kernel"],
+                out["settings"]["data_mb"], out["settings"]["rounds"]),
              "## Targets\n",
              report.markdown_table(["what", "measured", "target", ""],
                                    [[t["what"], "%.2fx ± %.2f" % (t["ratio"], t["ci95"]),

@@ -42,8 +42,8 @@ class block_walk {
 public:
   block_walk(const uint8_t *buf, size_t size, const uint32_t *index, size_t count,
              const simdjson::internal::dom_parser_implementation &impl, const arrow_read_options &options,
-             std::vector<uint8_t> &scratch)
-      : buf_(buf), size_(size), index_(index), count_(count), impl_(impl), scratch_(scratch),
+             std::vector<uint8_t> &scratch, bool *bad)
+      : buf_(buf), size_(size), index_(index), count_(count), impl_(impl), scratch_(scratch), bad_(bad),
         max_depth_(options.limits.max_depth), max_record_(options.limits.max_document_length),
         max_string_(options.limits.max_string_length), error_on_unknown_(options.error_on_unknown_fields),
         validate_(options.validate_skipped), any_string_(options.any_value_as_string) {}
@@ -106,7 +106,20 @@ private:
           if (error_on_unknown_ || !skip(depth)) { return false; }
         } else {
           column &child = c.children[k];
-          if (child.length != row || !value(child, depth)) { return false; } // (a key twice: the arbiter's)
+          if (child.length != row) { // a key twice: the arbiter's, or (bad records kept) the last value
+            if (bad_ == nullptr) { return false; }
+            child.truncate(row);
+          }
+          const size_t start = i_;
+          if (!value(child, depth)) {
+            // Bad records kept or dropped: a valid value of the wrong type makes the field null.
+            if (bad_ == nullptr) { return false; }
+            i_ = start;
+            if (!skip_validated(depth)) { return false; }
+            child.truncate(row);
+            child.append_null();
+            *bad_ = true;
+          }
           expected = k + 1;
         }
         uint32_t separator;
@@ -482,18 +495,19 @@ private:
   bool error_on_unknown_;
   bool validate_;
   bool any_string_;
+  bool *bad_; // where bad records are kept or dropped, one record at a time: it had a bad value
 };
 
 } // namespace
 
 bool read_block(simdjson::dom::parser &dom, const uint8_t *bytes, size_t size, const arrow_read_options &options,
-                column &batch, uint64_t &records, std::vector<uint8_t> &scratch) {
+                column &batch, uint64_t &records, std::vector<uint8_t> &scratch, bool *bad) {
   records = 0;
   simdjson::internal::dom_parser_implementation &impl = *dom.implementation;
   const simdjson::error_code scanned = impl.stage1(bytes, size, simdjson::stage1_mode::regular);
   if (scanned == simdjson::EMPTY) { return true; } // white space alone: no record
   if (scanned != simdjson::SUCCESS) { return false; }
-  block_walk walk(bytes, size, impl.structural_indexes.get(), impl.n_structural_indexes, impl, options, scratch);
+  block_walk walk(bytes, size, impl.structural_indexes.get(), impl.n_structural_indexes, impl, options, scratch, bad);
   return walk.records(batch, records);
 }
 

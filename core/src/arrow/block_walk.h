@@ -28,10 +28,13 @@ namespace simdbridge::arrow {
  * the record's fields), counting them in `records`. The bytes must be followed by at least
  * 128 readable bytes (the input's next block, or padding). `dom` must take `size` bytes;
  * `scratch` is working memory. False where it refuses (see above): `batch` is then half
- * written and must be thrown away. Throws std::bad_alloc.
+ * written and must be thrown away. With `bad` (one record at a time, where bad records are kept
+ * or dropped), a value of the wrong type is not a refusal: the innermost struct field holding
+ * it is null, `*bad` is set, and the walk goes on (a value that is not valid JSON still
+ * refuses). Throws std::bad_alloc.
  */
 bool read_block(simdjson::dom::parser &dom, const uint8_t *bytes, size_t size, const arrow_read_options &options,
-                column &batch, uint64_t &records, std::vector<uint8_t> &scratch);
+                column &batch, uint64_t &records, std::vector<uint8_t> &scratch, bool *bad = nullptr);
 
 } // namespace simdbridge::arrow
 

@@ -550,8 +550,9 @@ public:
    * to the DOM and `on_record`: the block reader's rows where it reads them (a non-string
    * value's text in a string column is its bytes in the input, which the DOM does not keep).
    */
-  template <typename OnRecord, typename OnBad = std::nullptr_t>
-  void read_records(record_parser &parser, block &b, column *fast, OnRecord &&on_record, OnBad &&on_bad = nullptr) {
+  template <typename OnRecord, typename OnBad = std::nullptr_t, typename OnPartial = std::nullptr_t>
+  void read_records(record_parser &parser, block &b, column *fast, OnRecord &&on_record, OnBad &&on_bad = nullptr,
+                    OnPartial &&on_partial = nullptr) {
     constexpr bool lenient = !std::is_same_v<std::decay_t<OnBad>, std::nullptr_t>;
     const size_t depth = std::max<uint32_t>(options_.limits.max_depth, 1);
     if (!parser.fit(parser.dom, b.end - b.begin, depth)) {
@@ -582,7 +583,14 @@ public:
       if (fast != nullptr) {
         const int64_t row = fast->length;
         uint64_t one = 0;
-        if (arrow::read_block(parser.dom, data + first, last - first, options_, *fast, one, parser.scratch)) { continue; }
+        bool bad = false;
+        if (arrow::read_block(parser.dom, data + first, last - first, options_, *fast, one, parser.scratch,
+                              lenient ? &bad : nullptr)) {
+          if constexpr (lenient) {
+            if (bad) { on_partial(row, line); } // (values of the wrong type: their fields null)
+          }
+          continue;
+        }
         fast->truncate(row);
       }
       element root;
@@ -825,6 +833,13 @@ void read_leniently(reader &r, record_parser &parser, block &b, record_walker &w
         for (column &c : batch.children) { c.append_null(); }
         batch.append_valid();
         kept_bad(row, line);
+      },
+      [&](int64_t row, std::string_view line) {
+        if (keep) {
+          kept_bad(row, line);
+        } else {
+          batch.truncate(row);
+        }
       });
 }
 

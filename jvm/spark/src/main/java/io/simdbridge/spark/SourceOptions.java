@@ -32,14 +32,16 @@ import io.simdbridge.ArrowNdjson;
  * @param maxPartitionBytes the most bytes of a file one task reads
  * @param openCostInBytes what opening a file costs, in bytes (as Spark's file sources plan)
  * @param minPartitions the fewest tasks a read is cut into (where the files allow)
+ * @param maxLineBytes the longest line a task reads (a longer one fails the read)
  */
 record SourceOptions(List<String> paths, ArrowNdjson.BadRecords mode, String corruptColumn, boolean columnar,
-                     long batchBytes, int threads, long maxPartitionBytes, long openCostInBytes, int minPartitions)
+                     long batchBytes, int threads, long maxPartitionBytes, long openCostInBytes, int minPartitions,
+                     long maxLineBytes)
         implements Serializable {
 
     /** This source's own options. */
     private static final Set<String> OWN = Set.of("path", "paths", "columnar", "batchbytes", "threads",
-            "maxpartitionbytes", "mode", "columnnameofcorruptrecord", "multiline");
+            "maxpartitionbytes", "maxlinebytes", "mode", "columnnameofcorruptrecord", "multiline");
     /** JSON options whose non-default values ask for JSON this reader does not accept. */
     private static final Set<String> LENIENT_JSON = Set.of("allowcomments", "allowunquotedfieldnames",
             "allownumericleadingzeros", "allowbackslashescapinganycharacter", "allowunquotedcontrolchars");
@@ -88,11 +90,13 @@ record SourceOptions(List<String> paths, ArrowNdjson.BadRecords mode, String cor
                 String.valueOf(spark.sparkContext().defaultParallelism())));
         long batch = bytes(options.getOrDefault("batchBytes", "2m"));
         int threads = options.getInt("threads", 1);
-        if (maxPartition < 1 || batch < 1 || threads < 1) {
-            throw new IllegalArgumentException("simdbridge: maxPartitionBytes, batchBytes and threads must be positive");
+        long maxLine = bytes(options.getOrDefault("maxLineBytes", "2g"));
+        if (maxPartition < 1 || batch < 1 || threads < 1 || maxLine < 1 || maxLine > (1L << 31)) {
+            throw new IllegalArgumentException("simdbridge: maxPartitionBytes, batchBytes and threads must be positive, "
+                    + "maxLineBytes between 1 and 2g");
         }
         return new SourceOptions(paths(options), bad, corrupt, options.getBoolean("columnar", true), batch, threads,
-                maxPartition, openCost, Math.max(1, minPartitions));
+                maxPartition, openCost, Math.max(1, minPartitions), maxLine);
     }
 
     /** The options spark.read.json takes to infer the same schema (this source's own left out). */

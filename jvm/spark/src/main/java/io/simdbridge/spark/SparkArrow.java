@@ -16,10 +16,12 @@ import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
@@ -73,6 +75,13 @@ final class SparkArrow {
             arrow = new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
         } else if (type instanceof DateType) {
             arrow = new ArrowType.Date(DateUnit.DAY);
+        } else if (type instanceof MapType map && map.keyType() instanceof StringType) {
+            arrow = new ArrowType.Map(false);
+            Field key = new Field("key", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null);
+            children = List.of(new Field("entries", FieldType.notNullable(ArrowType.Struct.INSTANCE),
+                    List.of(key, field("value", map.valueType(), path + "{}"))));
+        } else if (type instanceof DecimalType decimal) {
+            arrow = new ArrowType.Decimal(decimal.precision(), decimal.scale(), 128);
         } else if (type instanceof NullType) {
             arrow = ArrowType.Null.INSTANCE;
         } else if (type instanceof StructType struct) {
@@ -87,7 +96,7 @@ final class SparkArrow {
         } else {
             throw new IllegalArgumentException("simdbridge: field " + path + " has type " + type.simpleString()
                     + ", which the simdbridge source does not read yet (it reads boolean, byte to long, float, double, "
-                    + "string, timestamp, timestamp_ntz, date, struct and array)");
+                    + "decimal, string, timestamp, timestamp_ntz, date, struct, array and map with string keys)");
         }
         return new Field(name, FieldType.nullable(arrow), children);
     }

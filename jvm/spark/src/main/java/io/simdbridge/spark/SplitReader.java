@@ -53,6 +53,7 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
     private final FileChannel channel; // a local file, read straight into native memory
     private final long end; // the split's end (the whole file's: never reached)
     private final boolean linesOnly;
+    private final long maxLine;
 
     private Arena arena = Arena.ofShared();
     private MemorySegment buf;
@@ -86,7 +87,8 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
         // No column asked for (count()) in PERMISSIVE mode: like Spark's JSON source, the records
         // are counted and not parsed (every line is a row there, malformed or not).
         this.linesOnly = schema.fields().length == 0 && options.mode() == ArrowNdjson.BadRecords.KEEP;
-        this.capacity = options.batchBytes();
+        this.maxLine = options.maxLineBytes();
+        this.capacity = Math.min(options.batchBytes(), maxLine);
         this.buf = arena.allocate(capacity + PADDING, 64);
         try {
             Path path = new Path(split.path());
@@ -190,7 +192,7 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
             while (!eof && filled < capacity) {
                 int n;
                 if (channel != null) {
-                    n = channel.read(buf.asSlice(filled, capacity - filled).asByteBuffer());
+                    n = channel.read(buf.asSlice(filled, Math.min(capacity - filled, 1L << 30)).asByteBuffer());
                 } else {
                     n = in.read(transfer, 0, (int) Math.min(transfer.length, capacity - filled));
                     if (n > 0) {
@@ -276,13 +278,18 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
     }
 
     private void grow() {
+        if (capacity >= maxLine) { // (2 GiB at most: Spark's own line reader stops there too)
+            throw new MalformedRecordException("simdbridge: a line longer than maxLineBytes (" + maxLine + ") in "
+                    + split.path() + " at byte " + chunkStart, null);
+        }
         Arena bigger = Arena.ofShared();
-        MemorySegment grown = bigger.allocate(capacity * 2 + PADDING, 64);
+        long grownCapacity = Math.min(capacity * 2, maxLine);
+        MemorySegment grown = bigger.allocate(grownCapacity + PADDING, 64);
         MemorySegment.copy(buf, 0, grown, 0, filled);
         arena.close();
         arena = bigger;
         buf = grown;
-        capacity *= 2;
+        capacity = grownCapacity;
     }
 
     /** A FAILFAST error, naming the file, the line and the byte offset in the file. */

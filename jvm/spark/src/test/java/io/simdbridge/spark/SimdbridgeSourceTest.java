@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -145,6 +144,8 @@ class SimdbridgeSourceTest {
             .add("b", DataTypes.BooleanType).add("i8", DataTypes.ByteType).add("i16", DataTypes.ShortType)
             .add("i32", DataTypes.IntegerType).add("i64", DataTypes.LongType).add("f", DataTypes.FloatType)
             .add("d", DataTypes.DoubleType).add("s", DataTypes.StringType).add("any", DataTypes.StringType)
+            .add("amount", DataTypes.createDecimalType(10, 2))
+            .add("tags", DataTypes.createMapType(DataTypes.StringType, DataTypes.LongType))
             .add("ts", DataTypes.TimestampType).add("day", DataTypes.DateType)
             .add("arr", DataTypes.createArrayType(DataTypes.LongType))
             .add("st", new StructType().add("x", DataTypes.LongType).add("y", DataTypes.StringType)
@@ -174,6 +175,19 @@ class SimdbridgeSourceTest {
             if (g.nextInt(5) > 0) fields.add("\"i64\": " + g.nextLong());
             if (g.nextInt(5) > 0) fields.add("\"f\": " + (g.nextInt(2000) - 1000) / 8.0);
             if (g.nextInt(5) > 0) fields.add("\"d\": " + (g.nextBoolean() ? String.valueOf(g.nextInt(1000)) : (g.nextInt(100000) / 16.0) + ""));
+            if (g.nextInt(5) > 0) fields.add("\"tags\": " + switch (g.nextInt(5)) {
+                case 0 -> "{}";
+                case 1 -> "null";
+                case 2 -> "{\"x\": 1, \"y\": \"not a number\"}"; // a bad value: the map is null
+                default -> "{\"k" + g.nextInt(9) + "\": " + g.nextInt(99) + ", \"z\\u00e9\": null}";
+            });
+            if (g.nextInt(5) > 0) fields.add("\"amount\": " + switch (g.nextInt(6)) {
+                case 0 -> "\"" + (g.nextInt(2000000) - 1000000) / 1000.0 + "\"";
+                case 1 -> String.valueOf(g.nextLong() % 100000000);
+                case 2 -> "12345678901.5"; // too many digits: a bad field
+                case 3 -> (g.nextInt(2000) - 1000) + ".005";
+                default -> (g.nextInt(2000000) - 1000000) / 1000.0 + "";
+            });
             if (g.nextInt(5) > 0) fields.add("\"s\": " + (g.nextInt(4) == 0 ? "null" : "\"v" + r + " é\\u00e9\\n\\\"q\\\"\""));
             if (g.nextInt(5) > 0) fields.add("\"any\": " + switch (g.nextInt(5)) {
                 case 0 -> String.valueOf(g.nextInt(100));
@@ -293,21 +307,43 @@ class SimdbridgeSourceTest {
                     () -> ours(schema, o, gh).collectAsList(), o.toString());
             assertTrue(e.getMessage().startsWith("simdbridge: option"), e.getMessage());
         }
-        IllegalArgumentException decimal = assertThrows(IllegalArgumentException.class, () -> ours(
-                new StructType().add("id", DataTypes.createDecimalType(20, 0)), Map.of(), gh).collectAsList());
-        assertTrue(decimal.getMessage().contains("field id has type decimal(20,0)"), decimal.getMessage());
+        IllegalArgumentException map = assertThrows(IllegalArgumentException.class, () -> ours(
+                new StructType().add("m", DataTypes.createMapType(DataTypes.IntegerType, DataTypes.LongType)), Map.of(),
+                gh).collectAsList());
+        assertTrue(map.getMessage().contains("field m has type map<int,bigint>"), map.getMessage());
+        IllegalArgumentException binary = assertThrows(IllegalArgumentException.class, () -> ours(
+                new StructType().add("b", DataTypes.BinaryType), Map.of(), gh).collectAsList());
+        assertTrue(binary.getMessage().contains("field b has type binary"), binary.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ours(schema, Map.of(), "/nonexistent/x.ndjson")
                 .collectAsList());
     }
 
     @Test
-    void aMissingFileOrAnEmptyOneIsNoCrash() throws IOException {
+    void emptyAndBlankFilesHaveNoRows() throws IOException {
+        StructType schema = new StructType().add("a", DataTypes.LongType);
         Path empty = dir.resolve("empty.ndjson");
         Files.write(empty, new byte[0]);
-        StructType schema = new StructType().add("a", DataTypes.LongType);
-        assertEquals(0, ours(schema, Map.of(), empty.toString()).count());
-        try (InputStream in = Files.newInputStream(empty)) {
-            assertEquals(-1, in.read());
+        Path blank = dir.resolve("blank.ndjson");
+        Files.writeString(blank, "\n  \r\n\t\n");
+        for (Path p : List.of(empty, blank)) {
+            assertEquals(0, ours(schema, Map.of(), p.toString()).count(), p.toString());
+            assertEquals(List.of(), rows(ours(schema, Map.of(), p.toString())), p.toString());
         }
+    }
+
+    @Test
+    void aLineLongerThanMaxLineBytesStopsTheReadWithItsOffset() throws IOException {
+        Path file = dir.resolve("long.ndjson");
+        Files.writeString(file, "{\"a\": 1}\n{\"a\": \"" + "x".repeat(10_000) + "\"}\n{\"a\": 3}\n");
+        StructType schema = new StructType().add("a", DataTypes.StringType);
+        Map<String, String> small = Map.of("maxLineBytes", "4k", "batchBytes", "1k");
+        Exception e = assertThrows(Exception.class, () -> ours(schema, small, file.toString()).collectAsList());
+        Throwable cause = e;
+        while (cause != null && !(cause instanceof MalformedRecordException)) {
+            cause = cause.getCause();
+        }
+        assertTrue(cause != null && cause.getMessage().contains("longer than maxLineBytes (4096)")
+                && cause.getMessage().contains("at byte 9"), String.valueOf(cause));
+        assertEquals(3, ours(schema, Map.of("batchBytes", "1k"), file.toString()).collectAsList().size());
     }
 }

@@ -22,6 +22,8 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 
+import io.simdbridge.NativeParser;
+
 /**
  * The Spark suite's measurements (bench/spark_suite.py runs it): three queries timed end to end
  * from files to result, on one data set, by Spark's JSON source, format("simdbridge") and Spark
@@ -94,7 +96,9 @@ public final class SparkBench {
                 }
             }
         }
-        StringBuilder json = new StringBuilder("{\"rows\": " + gate.get(0).split(" \\| ")[0] + ", \"seconds\": {");
+        StringBuilder json = new StringBuilder("{\"rows\": " + gate.get(0).split(" \\| ")[0]
+                + ", \"spark\": \"" + spark.version() + "\", \"simdjson\": \"" + NativeParser.simdjsonVersion()
+                + "\", \"kernel\": \"" + NativeParser.simdImplementation() + "\", \"seconds\": {");
         int q = 0;
         for (Map.Entry<String, Map<String, List<Double>>> query : seconds.entrySet()) {
             json.append(q++ > 0 ? ", " : "").append('"').append(query.getKey()).append("\": {");
