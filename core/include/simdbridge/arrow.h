@@ -50,8 +50,9 @@ struct arrow_read_options {
    *  key of a record is read into it (Spark's columnNameOfCorruptRecord). "" for none. */
   std::string corrupt_record_field;
   /** A utf8 field takes a value of any type: a number, boolean, object or array as its JSON
-   *  text, its bytes as they are in the input (Spark's JSON source reads such values so; in a
-   *  kept bad record, minified); else they are type errors. */
+   *  text, its bytes as they are in the input (Spark's JSON source reads such values so; minified
+   *  in the rare record only simdjson's DOM reads: nested near the depth limit, or holding a
+   *  number past 64 bits); else they are type errors. */
   bool any_value_as_string = false;
 };
 
