@@ -43,7 +43,7 @@ def java_command(root):
                               f.read().strip()])
     opens = ["java.lang", "java.lang.invoke", "java.lang.reflect", "java.io", "java.net", "java.nio", "java.util",
              "java.util.concurrent", "java.util.concurrent.atomic", "jdk.internal.ref", "sun.nio.ch", "sun.nio.cs",
-             "sun.security.action", "sun.util.calendar"]
+             "sun.util.calendar"]
     java = os.path.join(os.environ.get("JAVA_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64"), "bin", "java")
     return ([java, "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
              "-Djdk.reflect.useDirectMethodHandle=false"]
