@@ -188,11 +188,13 @@ class ArrowNdjsonTest {
             JsonException tooLong = assertThrows(JsonException.class, () -> ArrowNdjson.read(allocator,
                     records(3), ArrowNdjson.ReadOptions.DEFAULT.withLimits(JsonLimits.DEFAULT.withMaxDocumentLength(20))));
             assertEquals(ErrorCode.DOCUMENT_TOO_LONG, tooLong.code());
+            // A map with integer keys (a JSON object's keys are strings): not a type it reads.
             IllegalArgumentException notStruct = assertThrows(IllegalArgumentException.class, () -> ArrowNdjson.read(
                     allocator, bad, ArrowNdjson.ReadOptions.DEFAULT.withSchema(new Schema(List.of(
                             field("m", new ArrowType.Map(false), field("entries", ArrowType.Struct.INSTANCE,
-                                    new Field("key", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null),
+                                    new Field("key", FieldType.notNullable(new ArrowType.Int(64, true)), null),
                                     field("value", new ArrowType.Int(64, true)))))))));
+            assertTrue(notStruct.getMessage().contains("map field 'm' must have string keys"), notStruct.getMessage());
             assertFalse(notStruct.getMessage().isEmpty());
             assertThrows(java.nio.file.NoSuchFileException.class, () -> ArrowNdjson.read(allocator,
                     Path.of("/nonexistent/x.ndjson"), ArrowNdjson.ReadOptions.DEFAULT));

@@ -67,6 +67,7 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
     private ArrowReader current;
     private ColumnarBatch batch;
     private FieldVector[] owned; // the batch's vectors
+    private boolean closed;
 
     SplitReader(FileSplit split, StructType schema, SourceOptions options, Configuration conf) {
         this.split = split;
@@ -332,6 +333,10 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
 
     @Override
     public void close() {
+        if (closed) {
+            return; // (Spark's and the row reader's close may both come)
+        }
+        closed = true;
         try {
             releaseBatch();
             if (current != null) {
