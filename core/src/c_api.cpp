@@ -94,6 +94,7 @@ simdbridge::arrow_read_options read_options(const simdbridge_parser *limits, uin
   options.error_on_unknown_fields = (flags & SIMDBRIDGE_ARROW_ERROR_ON_UNKNOWN_FIELDS) != 0;
   options.validate_skipped = (flags & SIMDBRIDGE_ARROW_SKIP_UNVALIDATED) == 0;
   options.any_value_as_string = (flags & SIMDBRIDGE_ARROW_ANY_VALUE_AS_STRING) != 0;
+  options.spark_temporals = (flags & SIMDBRIDGE_ARROW_SPARK_TEMPORALS) != 0;
   if ((flags & SIMDBRIDGE_ARROW_KEEP_BAD_RECORDS) != 0) {
     options.on_bad_record = simdbridge::bad_records::keep;
   } else if ((flags & SIMDBRIDGE_ARROW_DROP_BAD_RECORDS) != 0) {

@@ -54,6 +54,10 @@ struct arrow_read_options {
    *  in the rare record only simdjson's DOM reads: nested near the depth limit, or holding a
    *  number past 64 bits); else they are type errors. */
   bool any_value_as_string = false;
+  /** Numbers in a timestamp field count seconds since the epoch (whatever its unit), and a date
+   *  field takes strings only, as Spark's JSON source reads them; else a number is in the
+   *  timestamp's unit, or a day count. */
+  bool spark_temporals = false;
 };
 
 /**

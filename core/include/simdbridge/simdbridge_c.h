@@ -235,6 +235,7 @@ typedef struct simdbridge_arrow_error {
 #define SIMDBRIDGE_ARROW_KEEP_BAD_RECORDS 4u        /* bad_records::keep (Spark's PERMISSIVE) */
 #define SIMDBRIDGE_ARROW_DROP_BAD_RECORDS 8u        /* bad_records::drop (Spark's DROPMALFORMED) */
 #define SIMDBRIDGE_ARROW_ANY_VALUE_AS_STRING 16u    /* a string field takes any value, as its JSON text */
+#define SIMDBRIDGE_ARROW_SPARK_TEMPORALS 32u        /* timestamp numbers in seconds, dates from strings only */
 
 /**
  * NDJSON to Arrow record batches (ndjson_to_arrow): `schema` an ArrowSchema of format "+s"

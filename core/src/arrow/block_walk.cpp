@@ -46,7 +46,8 @@ public:
       : buf_(buf), size_(size), index_(index), count_(count), impl_(impl), scratch_(scratch), bad_(bad),
         max_depth_(options.limits.max_depth), max_record_(options.limits.max_document_length),
         max_string_(options.limits.max_string_length), error_on_unknown_(options.error_on_unknown_fields),
-        validate_(options.validate_skipped), any_string_(options.any_value_as_string) {}
+        validate_(options.validate_skipped), any_string_(options.any_value_as_string),
+        spark_temporals_(options.spark_temporals) {}
 
   /**
    * Every record of the block into `batch`; false where it refuses. A record is an object alone
@@ -333,6 +334,7 @@ private:
       parsed_number number;
       if (!parse_number_at(buf_ + at, number) || number.kind != tape_entry::int64) { return false; }
       value = int64_t(number.bits);
+      if (spark_temporals_ && (f.type == kind::date32 || !to_unit(value, 0, f.unit, value))) { return false; }
     }
     if (f.type == kind::date32 && (value < INT32_MIN || value > INT32_MAX)) { return false; }
     c.append_valid();
@@ -495,6 +497,7 @@ private:
   bool error_on_unknown_;
   bool validate_;
   bool any_string_;
+  bool spark_temporals_;
   bool *bad_; // where bad records are kept or dropped, one record at a time: it had a bad value
 };
 

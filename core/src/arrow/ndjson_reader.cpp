@@ -101,7 +101,7 @@ class record_walker {
 public:
   explicit record_walker(const arrow_read_options &options)
       : error_on_unknown_(options.error_on_unknown_fields), lenient_(options.on_bad_record != bad_records::fail),
-        any_string_(options.any_value_as_string) {}
+        any_string_(options.any_value_as_string), spark_temporals_(options.spark_temporals) {}
 
   /** The record walked last had a value that did not fit (only where bad records are kept). */
   bool bad = false;
@@ -153,7 +153,7 @@ public:
       std::string_view s;
       if (v.get(s) == simdjson::SUCCESS) {
         if (s.size() != 10 || !parse_date(s, days)) { return fail(why, f, v, "not a date (YYYY-MM-DD)"); }
-      } else if (v.get(days) != simdjson::SUCCESS) {
+      } else if (spark_temporals_ || v.get(days) != simdjson::SUCCESS) {
         return fail(why, f, v);
       }
       if (days < INT32_MIN || days > INT32_MAX) { return fail(why, f, v, "out of date32's range"); }
@@ -170,6 +170,8 @@ public:
         if (!to_unit(seconds, nanos, f.unit, t)) { return fail(why, f, v, "out of the timestamp's range"); }
       } else if (v.get(t) != simdjson::SUCCESS) {
         return fail(why, f, v);
+      } else if (spark_temporals_ && !to_unit(t, 0, f.unit, t)) { // seconds
+        return fail(why, f, v, "out of the timestamp's range");
       }
       c.append_valid();
       c.values.push(t);
@@ -351,6 +353,7 @@ private:
   bool error_on_unknown_;
   bool lenient_;
   bool any_string_;
+  bool spark_temporals_;
   std::string text_; // a non-string value's JSON text, for a utf8 column
 };
 

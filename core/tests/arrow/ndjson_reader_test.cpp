@@ -367,6 +367,24 @@ TEST(ArrowMap, ObjectsAsMapsOfStringKeysReadAndWrittenBack) {
                      "{\"m\":null,\"n\":3}\n{\"m\":null,\"n\":4}\n");
 }
 
+TEST(ArrowReader, SparksTemporalsAreSecondsAndDateStrings) {
+  field ts = make("ts", kind::timestamp);
+  ts.unit = 'u';
+  ts.timezone = "UTC";
+  const field schema = make("", kind::structure, {ts, make("day", kind::date32)});
+  const std::string ndjson = "{\"ts\": 86400, \"day\": \"1970-01-03\"}\n{\"ts\": \"1970-01-01T00:00:01.5Z\"}\n";
+  arrow_read_options spark;
+  spark.spark_temporals = true;
+  for (const bool reference : {false, true}) {
+    spark.reference_reader = reference;
+    EXPECT_EQ(read(ndjson, &schema, spark).rows, (std::vector<std::string>{"{ts:86400000000,day:2}", "{ts:1500000,day:null}"}));
+    EXPECT_EQ(read("{\"day\": 2}", &schema, spark).error.code, error_code::type_mismatch) << reference;
+    EXPECT_EQ(read("{\"ts\": 9223372036854775807}", &schema, spark).error.code, error_code::type_mismatch);
+  }
+  EXPECT_EQ(read(ndjson, &schema).rows, (std::vector<std::string>{"{ts:86400,day:2}", "{ts:1500000,day:null}"}));
+  EXPECT_EQ(read("{\"day\": 2}", &schema).rows, (std::vector<std::string>{"{ts:null,day:2}"}));
+}
+
 TEST(ArrowReader, AStringFieldTakesAnyValueAsItsJsonText) {
   const field strings = make("", kind::structure, {make("s", kind::utf8), make("n", kind::int64)});
   arrow_read_options any;

@@ -80,13 +80,15 @@ public final class ArrowNdjson {
      * @param corruptRecordField with KEEP, a top-level string field of the schema that takes each bad
      *     record's line (null for the others; no key is read into it), or null
      * @param anyValueAsString a string field takes a value of any type, a non-string as its JSON text
+     * @param sparkTemporals numbers in a timestamp field count seconds, a date field takes strings only
+     *     (as Spark's JSON source reads them)
      */
     public record ReadOptions(Schema schema, long blockSize, int threads, boolean errorOnUnknownFields,
                               boolean validateSkipped, JsonLimits limits, BadRecords badRecords,
-                              String corruptRecordField, boolean anyValueAsString) {
+                              String corruptRecordField, boolean anyValueAsString, boolean sparkTemporals) {
         /** Inferred schema, 1 MiB blocks, one thread, unknown keys skipped and validated, bad records fail. */
         public static final ReadOptions DEFAULT =
-                new ReadOptions(null, 1 << 20, 1, false, true, JsonLimits.DEFAULT, BadRecords.FAIL, null, false);
+                new ReadOptions(null, 1 << 20, 1, false, true, JsonLimits.DEFAULT, BadRecords.FAIL, null, false, false);
 
         public ReadOptions {
             if (blockSize < 1) {
@@ -101,47 +103,52 @@ public final class ArrowNdjson {
 
         public ReadOptions withSchema(Schema s) {
             return new ReadOptions(s, blockSize, threads, errorOnUnknownFields, validateSkipped, limits, badRecords,
-                    corruptRecordField, anyValueAsString);
+                    corruptRecordField, anyValueAsString, sparkTemporals);
         }
 
         public ReadOptions withBlockSize(long b) {
             return new ReadOptions(schema, b, threads, errorOnUnknownFields, validateSkipped, limits, badRecords,
-                    corruptRecordField, anyValueAsString);
+                    corruptRecordField, anyValueAsString, sparkTemporals);
         }
 
         public ReadOptions withThreads(int t) {
             return new ReadOptions(schema, blockSize, t, errorOnUnknownFields, validateSkipped, limits, badRecords,
-                    corruptRecordField, anyValueAsString);
+                    corruptRecordField, anyValueAsString, sparkTemporals);
         }
 
         public ReadOptions withErrorOnUnknownFields(boolean e) {
             return new ReadOptions(schema, blockSize, threads, e, validateSkipped, limits, badRecords,
-                    corruptRecordField, anyValueAsString);
+                    corruptRecordField, anyValueAsString, sparkTemporals);
         }
 
         public ReadOptions withValidateSkipped(boolean v) {
             return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, v, limits, badRecords,
-                    corruptRecordField, anyValueAsString);
+                    corruptRecordField, anyValueAsString, sparkTemporals);
         }
 
         public ReadOptions withLimits(JsonLimits l) {
             return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, validateSkipped, l, badRecords,
-                    corruptRecordField, anyValueAsString);
+                    corruptRecordField, anyValueAsString, sparkTemporals);
         }
 
         public ReadOptions withBadRecords(BadRecords b) {
             return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, validateSkipped, limits, b,
-                    corruptRecordField, anyValueAsString);
+                    corruptRecordField, anyValueAsString, sparkTemporals);
         }
 
         public ReadOptions withCorruptRecordField(String name) {
             return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, validateSkipped, limits, badRecords,
-                    name, anyValueAsString);
+                    name, anyValueAsString, sparkTemporals);
         }
 
         public ReadOptions withAnyValueAsString(boolean a) {
             return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, validateSkipped, limits, badRecords,
-                    corruptRecordField, a);
+                    corruptRecordField, a, sparkTemporals);
+        }
+
+        public ReadOptions withSparkTemporals(boolean t) {
+            return new ReadOptions(schema, blockSize, threads, errorOnUnknownFields, validateSkipped, limits, badRecords,
+                    corruptRecordField, anyValueAsString, t);
         }
     }
 
@@ -283,7 +290,7 @@ public final class ArrowNdjson {
                         case FAIL -> 0;
                         case KEEP -> 4;
                         case DROP -> 8;
-                    } | (options.anyValueAsString() ? 16 : 0);
+                    } | (options.anyValueAsString() ? 16 : 0) | (options.sparkTemporals() ? 32 : 0);
             MemorySegment corrupt = options.corruptRecordField() == null
                     ? MemorySegment.NULL : arena.allocateFrom(options.corruptRecordField());
             MemorySegment error = arena.allocate(FfmBridge.ARROW_ERROR);

@@ -73,7 +73,8 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
         this.split = split;
         this.conf = conf;
         ArrowNdjson.ReadOptions r = ArrowNdjson.ReadOptions.DEFAULT.withSchema(SparkArrow.schema(schema))
-                .withBadRecords(options.mode()).withAnyValueAsString(true).withThreads(options.threads())
+                .withBadRecords(options.mode()).withAnyValueAsString(true).withSparkTemporals(true)
+                .withThreads(options.threads())
                 .withBlockSize(Math.max(1, options.batchBytes() / options.threads()));
         for (StructField f : schema.fields()) {
             if (f.name().equals(options.corruptColumn())) {

@@ -196,10 +196,14 @@ class SimdbridgeSourceTest {
                 case 3 -> "[]";
                 default -> "\"text\"";
             });
-            if (g.nextInt(5) > 0) fields.add("\"ts\": \"2015-0" + (1 + g.nextInt(9)) + "-1" + g.nextInt(10) + "T0"
+            boolean numericDay = false;
+            if (g.nextInt(12) == 0) { // seconds for Spark; a number is no date: a bad field
+                numericDay = g.nextBoolean();
+                fields.add(numericDay ? "\"day\": " + g.nextInt(20000) : "\"ts\": " + (1420070400 + g.nextInt(1 << 20)));
+            } else if (g.nextInt(5) > 0) fields.add("\"ts\": \"2015-0" + (1 + g.nextInt(9)) + "-1" + g.nextInt(10) + "T0"
                     + g.nextInt(10) + ":3" + g.nextInt(10) + ":00" + (g.nextBoolean() ? ".123456" : "")
                     + (g.nextBoolean() ? "Z" : "+01:00") + "\"");
-            if (g.nextInt(5) > 0) fields.add("\"day\": \"2020-0" + (1 + g.nextInt(9)) + "-2" + g.nextInt(9) + "\"");
+            if (!numericDay && g.nextInt(5) > 0) fields.add("\"day\": \"2020-0" + (1 + g.nextInt(9)) + "-2" + g.nextInt(9) + "\"");
             if (g.nextInt(5) > 0) fields.add("\"arr\": [" + (g.nextBoolean() ? "" : g.nextInt(9) + ", null, " + g.nextLong()) + "]");
             if (g.nextInt(5) > 0) fields.add("\"st\": " + (g.nextInt(6) == 0 ? "null" : "{\"y\": \"w\", \"x\": "
                     + g.nextInt(99) + ", \"z\": [{\"k\": \"a\"}, {\"k\": null}, {}], \"extra\": {\"deep\": [1]}}"));
