@@ -8,9 +8,9 @@
 #endif
 #include <string_view>
 
+#include "decimal.h"
 #include "scalar_parser.h"
 #include "structural_walk.h"
-#include "decimal.h"
 #include "temporal.h"
 
 namespace simdbridge::arrow {
@@ -271,18 +271,32 @@ private:
     return true;
   }
 
+  /**
+   * The raw bytes of the string whose quote is at `at` (escapes left as they are), up to its
+   * closing quote; the next structural is the one after the string. False where none is found.
+   */
+  bool quoted(uint32_t at, std::string_view &s) const noexcept {
+    if (i_ >= count_) { return false; }
+    const uint8_t *from = buf_ + at + 1;
+    const void *quote = std::memchr(from, '"', index_[i_] - at);
+    if (quote == nullptr) { return false; }
+    s = std::string_view(reinterpret_cast<const char *>(from), size_t(static_cast<const uint8_t *>(quote) - from));
+    return true;
+  }
+
+  /** Where the scalar at `at` ends: before the white space before the next structural. */
+  size_t scalar_end(uint32_t at) const noexcept {
+    size_t end = i_ < count_ ? index_[i_] : size_;
+    while (end > at && internal::is_json_whitespace(buf_[end - 1])) { end--; }
+    return end;
+  }
+
   /** A value of another type than string at `at`, as its JSON text (its bytes in the input). */
   bool text(column &c, uint32_t at, uint32_t depth) {
     i_--; // (the value again, for the validating skip)
     if (!skip_validated(depth)) { return false; }
     const uint32_t last = index_[i_ - 1];
-    size_t end;
-    if (buf_[last] == '}' || buf_[last] == ']') {
-      end = last + 1; // a container ends at its bracket
-    } else { // a scalar ends before the white space before the next structural
-      end = i_ < count_ ? index_[i_] : size_;
-      while (end > at && internal::is_json_whitespace(buf_[end - 1])) { end--; }
-    }
+    const size_t end = buf_[last] == '}' || buf_[last] == ']' ? last + 1 : scalar_end(at); // (a container: its bracket)
     c.append_valid();
     c.values.append(buf_ + at, end - at);
     if (c.type->type == kind::utf8 && c.values.size() > size_t(INT32_MAX)) { return false; }
@@ -294,17 +308,11 @@ private:
   bool decimal(column &c, uint32_t at, uint8_t ch) {
     std::string_view text;
     if (ch == '"') {
-      if (i_ >= count_) { return false; }
-      const uint8_t *from = buf_ + at + 1;
-      const void *quote = std::memchr(from, '"', index_[i_] - at);
-      if (quote == nullptr) { return false; }
-      text = std::string_view(reinterpret_cast<const char *>(from), size_t(static_cast<const uint8_t *>(quote) - from));
+      if (!quoted(at, text)) { return false; } // (with an escape it is no number: refused)
     } else {
       parsed_number number; // (the grammar checked: a JSON number is one BigDecimal reads)
       if (!parse_number_at(buf_ + at, number)) { return false; }
-      size_t end = at;
-      while (end < size_ && std::strchr("0123456789+-.eE", buf_[end]) != nullptr && buf_[end] != 0) { end++; }
-      text = std::string_view(reinterpret_cast<const char *>(buf_ + at), end - at);
+      text = std::string_view(reinterpret_cast<const char *>(buf_ + at), scalar_end(at) - at);
     }
     int128 v;
     if (!parse_decimal(text, c.type->precision, c.type->scale, v)) { return false; }
@@ -318,11 +326,8 @@ private:
     const field &f = *c.type;
     int64_t value;
     if (ch == '"') {
-      if (i_ >= count_) { return false; }
-      const uint8_t *from = buf_ + at + 1;
-      const void *quote = std::memchr(from, '"', index_[i_] - at);
-      if (quote == nullptr) { return false; }
-      const std::string_view s(reinterpret_cast<const char *>(from), size_t(static_cast<const uint8_t *>(quote) - from));
+      std::string_view s;
+      if (!quoted(at, s)) { return false; }
       if (s.find('\\') != std::string_view::npos) { return false; } // escaped: the arbiter's
       if (f.type == kind::date32) {
         if (s.size() != 10 || !parse_date(s, value)) { return false; }

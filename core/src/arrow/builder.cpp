@@ -84,7 +84,7 @@ void column::truncate(int64_t n) noexcept {
     if (null_count == 0) { validity = bitmap(); } // as before the first null: no bitmap
   }
   length = n;
-  const bool large = type->type == kind::large_utf8 || type->type == kind::large_list;
+  const bool large = large_offsets();
   const size_t width = large ? 8 : 4;
   const auto offset_at = [&](int64_t row) -> int64_t {
     if (large) {

@@ -133,9 +133,11 @@ struct column {
     if (null_count != 0) { validity.push(true); }
     length++;
   }
+  /** Whether the column's offsets are 64-bit (large_utf8, large_list), else 32-bit. */
+  bool large_offsets() const noexcept { return type->type == kind::large_utf8 || type->type == kind::large_list; }
   /** The next offset of a utf8 or list column: where the bytes or items so far end. */
   void push_offset(int64_t at) {
-    if (type->type == kind::large_utf8 || type->type == kind::large_list) {
+    if (large_offsets()) {
       offsets.push<int64_t>(at);
     } else {
       offsets.push<int32_t>(int32_t(at));

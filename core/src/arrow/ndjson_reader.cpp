@@ -780,12 +780,6 @@ arrow_error out_of_memory() {
 }
 
 /**
- * Reads every block into a batch of `schema` (in `batches`, one per block). With `sampled` (a
- * schema inferred from the first block), a block that does not fit it exactly (a key it lacks,
- * a value of another type, or anything the block reader declines) is not read again: false
- * says the schema must be inferred from the whole input instead.
- */
-/**
  * The arbiter's read of a block where bad records are kept or dropped: a kept record that is
  * not valid JSON or not an object is a row of nulls; the corrupt-record field (see
  * reading_schema) takes a kept bad record's line.
@@ -799,51 +793,40 @@ void read_leniently(reader &r, record_parser &parser, block &b, record_walker &w
     if (found != batch.names.end()) { corrupt = &batch.children[found->second]; }
   }
   const bool keep = options.on_bad_record == bad_records::keep;
-  const auto kept_bad = [&](int64_t row, std::string_view line) {
-    if (corrupt == nullptr) { return; }
-    corrupt->truncate(row);
-    corrupt->append_valid();
-    corrupt->values.append(line.data(), line.size());
-    corrupt->push_offset(int64_t(corrupt->values.size()));
+  // A record read with bad values (their fields null), at `row`: kept with its line, or dropped.
+  const auto partly_bad = [&](int64_t row, std::string_view line) {
+    if (!keep) {
+      batch.truncate(row);
+    } else if (corrupt != nullptr) {
+      corrupt->truncate(row);
+      corrupt->append_valid();
+      corrupt->values.append(line.data(), line.size());
+      corrupt->push_offset(int64_t(corrupt->values.size()));
+    }
+  };
+  // A record not read at all (not valid JSON, or not an object): a row of nulls, or nothing.
+  const auto unread = [&](std::string_view line) {
+    if (!keep) { return; }
+    const int64_t row = batch.length;
+    for (column &c : batch.children) { c.append_null(); }
+    batch.append_valid();
+    partly_bad(row, line);
   };
   r.read_records(
       parser, b, &batch,
       [&](element root, mismatch &why, std::string_view line) {
-        const int64_t row = batch.length;
         simdjson::dom::object o;
         if (root.get(o) != simdjson::SUCCESS) {
-          if (keep) {
-            for (column &c : batch.children) { c.append_null(); }
-            batch.append_valid();
-            kept_bad(row, line);
-          }
+          unread(line);
           return true;
         }
+        const int64_t row = batch.length;
         walker.bad = false;
         if (!walker.append_object(batch, o, why)) { return false; } // (only a string column past 2 GB)
-        if (walker.bad) {
-          if (keep) {
-            kept_bad(row, line);
-          } else {
-            batch.truncate(row);
-          }
-        }
+        if (walker.bad) { partly_bad(row, line); }
         return true;
       },
-      [&](std::string_view line) {
-        if (!keep) { return; }
-        const int64_t row = batch.length;
-        for (column &c : batch.children) { c.append_null(); }
-        batch.append_valid();
-        kept_bad(row, line);
-      },
-      [&](int64_t row, std::string_view line) {
-        if (keep) {
-          kept_bad(row, line);
-        } else {
-          batch.truncate(row);
-        }
-      });
+      unread, partly_bad);
 }
 
 /**
