@@ -3,8 +3,9 @@
 # installing what is missing first.
 #
 #   make build   the C++ core, the CLI (build/bin/simdbridge), the core's tests, the JVM library
-#                (jvm/target) and its benchmarks (jvm/jmh/target/benchmarks.jar), the Spark data
-#                source (jvm/spark/target), and the Python package installed into .venv
+#                (jvm/simdbridge/target) and its benchmarks (jvm/jmh/target/benchmarks.jar), the
+#                Spark data source (jvm/spark/target), and the Python package installed into .venv
+#   make dist    what users install, into dist/: the Python sdist and self-contained wheel, the jar
 #   make test    build, then every test: C++ and Python (both also under ASan and UBSan), JVM,
 #                Spark (local[2])
 #   make bench   build, then the benchmark suites into results/ (FULL=1 for the full run)
@@ -34,7 +35,9 @@ PY_SANITIZE_BUILD := build/python-sanitize
 FUZZ_BUILD := build/fuzz
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDBRIDGE_BUILD_CLI=ON -DSIMDBRIDGE_BUILD_TESTS=ON
 
-.PHONY: build test bench data deps venv test-core test-sanitize test-jvm test-spark test-python test-python-sanitize fuzz clean
+DIST := dist
+
+.PHONY: build test bench data dist deps venv test-package test-core test-sanitize test-jvm test-spark test-python test-python-sanitize fuzz clean
 
 deps:
 	@tools/install_deps.sh core jvm python
@@ -51,24 +54,23 @@ $(VENV)/.installed: bench/requirements.txt | deps
 venv: $(VENV)/.installed
 
 # The Python package (and its test tools, the [test] extra), rebuilt when a source changes.
-PYTHON_SOURCES := $(shell find python/src python/ext core/src core/include -type f) python/pyproject.toml \
-	python/CMakeLists.txt core/CMakeLists.txt
+PYTHON_SOURCES := $(shell find python/src python/ext core/src core/include core/cmake -type f) pyproject.toml \
+	python/CMakeLists.txt core/CMakeLists.txt core/VERSION
 $(VENV)/.simdbridge: $(PYTHON_SOURCES) $(VENV)/.installed
 	@echo "== build: Python package into .venv (scikit-build-core)"
-	@$(PYTHON) -m pip install -q "./python[test]"
+	@$(PYTHON) -m pip install -q ".[test]"
 	@touch $@
 
 build: deps $(VENV)/.simdbridge
 	@echo "== build: C++ core, CLI and the JVM's native library"
 	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DSIMDBRIDGE_BUILD_JNI=ON > /dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
-	@echo "== build: JVM library and benchmarks (Maven, Java 25)"
+	@echo "== build: JVM library, benchmarks and Spark data source (Maven, Java 25)"
+	@# The parent (jvm/pom.xml) builds the library, the benchmarks and the Spark data source, and
+	@# installs them into the local Maven repository, where users' projects find them.
 	@$(MVN) -f jvm/pom.xml install -DskipTests
-	@$(MVN) -f jvm/jmh/pom.xml package -DskipTests
-	@echo "== build: Spark data source (Maven, Spark 4.2.0)"
-	@$(MVN) -f jvm/spark/pom.xml package -DskipTests
 
-test: build test-core test-sanitize test-jvm test-spark test-python test-python-sanitize
+test: build test-core test-sanitize test-jvm test-spark test-python test-python-sanitize test-package
 	@echo "== all tests passed"
 
 test-core: build
@@ -85,13 +87,13 @@ test-sanitize: deps
 
 test-jvm: build
 	@echo "== test: JVM library (JUnit, -Xcheck:jni)"
-	@$(MVN) -f jvm/pom.xml test
+	@$(MVN) -f jvm/pom.xml -pl simdbridge test
 	@echo "== test: JVM engines, feed and pipelines"
-	@$(MVN) -f jvm/jmh/pom.xml test
+	@$(MVN) -f jvm/pom.xml -pl jmh test
 
 test-spark: build
 	@echo "== test: Spark data source against Spark's JSON source (local[2])"
-	@$(MVN) -f jvm/spark/pom.xml test
+	@$(MVN) -f jvm/pom.xml -pl spark test
 
 test-python: build
 	@echo "== test: Python package (pytest)"
@@ -115,6 +117,35 @@ test-python-sanitize: build
 		LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libubsan.so)" \
 		$(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 
+# What a user installs, built as it is shipped, into dist/: the Python sdist, the wheel built
+# from it with simdjson bundled (auditwheel repair: a manylinux tag, no system library needed),
+# and the jar that carries its native library.
+$(VENV)/.dist-tools: tools/requirements-dist.txt $(VENV)/.installed
+	@$(PYTHON) -m pip install -q -r tools/requirements-dist.txt
+	@touch $@
+
+dist: build $(VENV)/.dist-tools
+	@echo "== dist: Python sdist, then a wheel from the sdist, repaired by auditwheel"
+	@rm -rf $(DIST) && mkdir -p $(DIST)/raw
+	@$(PYTHON) -m build -o $(DIST)/raw . > $(DIST)/build.log 2>&1 || { cat $(DIST)/build.log; exit 1; }
+	@PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/auditwheel repair -w $(DIST) $(DIST)/raw/*.whl \
+		>> $(DIST)/build.log 2>&1 || { cat $(DIST)/build.log; exit 1; }
+	@mv $(DIST)/raw/*.tar.gz $(DIST)/ && rm -rf $(DIST)/raw $(DIST)/build.log
+	@cp jvm/simdbridge/target/simdbridge-*.jar $(DIST)/
+	@ls -1 $(DIST) | sed 's/^/   /'
+
+# Each artifact used from outside the repository, as a user would: the wheel in a new virtual
+# environment; mypy over the package's types; the jar from a Maven project that names it by its
+# coordinates, on the class path, the module path, in a single-file launch and in jshell. (The
+# CMake package has its own test in ctest: cmake_package.)
+test-package: dist
+	@echo "== test: the wheel, installed outside the repository"
+	@$(PYTHON) python/tests/package/check_wheel.py $(DIST)
+	@echo "== test: the package's types (mypy --strict)"
+	@$(VENV)/bin/mypy --strict --no-incremental python/src/simdbridge python/tests/package/typed_usage.py
+	@echo "== test: the jar, used from a Maven project outside the repository"
+	@jvm/consumer/run.sh "$(abspath $(DIST))"
+
 bench: build venv
 	@$(PYTHON) bench/run.py $(if $(FULL),--full,)
 
@@ -131,4 +162,4 @@ fuzz:
 	@python3 core/fuzz/run_fuzzers.py $(FUZZ_BUILD) "$(SIMDBRIDGE_DATA)" results
 
 clean:
-	rm -rf $(BUILD) $(VENV) jvm/target jvm/jmh/target jvm/spark/target python/build
+	rm -rf $(BUILD) $(VENV) $(DIST) jvm/simdbridge/target jvm/jmh/target jvm/spark/target

@@ -9,7 +9,7 @@
 #   tools/install_deps.sh fuzz      + clang 14 and its libFuzzer runtime (make fuzz)
 set -euo pipefail
 
-packages=(cmake ninja-build g++ make libsimdjson-dev libgtest-dev python3 unzip)
+packages=(cmake ninja-build g++ make pkg-config libsimdjson-dev libgtest-dev python3 unzip)
 for area in "$@"; do
   case "$area" in
     core) ;;

@@ -111,7 +111,7 @@ OPT_PASSTHROUGH_DATACLASS = 2048
 OPT_SERIALIZE_DATACLASS = 0  # the default, as in orjson
 OPT_SERIALIZE_UUID = 0  # the default, as in orjson
 JSONEncodeError = TypeError  # as orjson.JSONEncodeError: dumpb's errors are TypeError
-__version__ = "0.1.0"
+__version__: str = _core.versions()["simdbridge"]  # core/VERSION, compiled in
 
 
 def load(fp: _IO[str] | _IO[bytes], **kw: _Any) -> _Any:
@@ -119,7 +119,7 @@ def load(fp: _IO[str] | _IO[bytes], **kw: _Any) -> _Any:
     return loads(fp.read(), **kw)
 
 
-def load_file(path: str | _os.PathLike) -> _Any:
+def load_file(path: str | _os.PathLike[str]) -> _Any:
     """The document in a file, read as bytes."""
     with open(path, "rb") as f:
         return loads(f.read())
@@ -130,14 +130,14 @@ def dump(obj: _Any, fp: _IO[str], **kw: _Any) -> None:
     fp.write(dumps(obj, **kw))
 
 
-def load_arrow_file(path: str | _os.PathLike, schema: _Any = None, **kw: _Any) -> ArrowStream:
+def load_arrow_file(path: str | _os.PathLike[str], schema: _Any = None, **kw: _Any) -> ArrowStream:
     """loads_arrow over a file: with a schema, read a block at a time into buffers that each
     thread reuses (the file is never read whole or mapped); inferred, memory-mapped."""
     with open(path, "rb") as f:
         return _core.load_arrow_fd(f.fileno(), schema, **kw)
 
 
-def parse_file(path: str | _os.PathLike) -> _Any:
+def parse_file(path: str | _os.PathLike[str]) -> _Any:
     """A lazy view of the document in a file."""
     with open(path, "rb") as f:
         return parse(f.read())

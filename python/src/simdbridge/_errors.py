@@ -2,6 +2,10 @@
 """The package's exceptions: subclasses of json.JSONDecodeError, so that `except json.JSONDecodeError`
 still catches them."""
 import json
+from typing import Any, Callable, Optional, Tuple, TypeVar, Union
+
+_Doc = Union[str, bytes, bytearray, memoryview, Any]
+_E = TypeVar("_E", bound=BaseException)
 
 
 _CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
@@ -19,7 +23,8 @@ class StreamError(JSONDecodeError):
     a path or a file, `doc` is that path or file, and lineno and colno are counted from where
     reading began (0 where a file object could not be read again to count them)."""
 
-    def __init__(self, msg, doc, offset, document, *, where=None):
+    def __init__(self, msg: str, doc: _Doc, offset: int, document: int, *,
+                 where: Optional[Tuple[int, int]] = None) -> None:
         self.document = document
         self.offset = offset
         self._reason = msg
@@ -37,13 +42,13 @@ class StreamError(JSONDecodeError):
         errmsg = "document %d: %s (line %d column %d)" % (document, msg, lineno, colno)
         ValueError.__init__(self, errmsg)
         self.msg = "document %d: %s" % (document, msg)
-        self.doc = doc
+        self.doc = doc  # type: ignore[assignment]  # bytes, or the path or file of a stream, as well as str
         self.pos = pos
         self.lineno = lineno
         self.colno = colno
         self._where = where
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, ...]:
         if self._where is not None:
             return _rebuild, (self.__class__, (self._reason, self.doc, self.offset, self.document), self._where)
         return self.__class__, (self._reason, self.doc, self.offset, self.document)
@@ -54,18 +59,19 @@ class LimitError(StreamError):
     ("max_depth", "max_number_length", "max_string_length" or "max_document_length"), `offset` is the byte where it
     was passed."""
 
-    def __init__(self, msg, doc, offset, document, limit, *, where=None):
+    def __init__(self, msg: str, doc: _Doc, offset: int, document: int, limit: str, *,
+                 where: Optional[Tuple[int, int]] = None) -> None:
         super().__init__(msg, doc, offset, document, where=where)
         self.limit = limit
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, ...]:
         args = (self._reason, self.doc, self.offset, self.document, self.limit)
         if self._where is not None:
             return _rebuild, (self.__class__, args, self._where)
         return self.__class__, args
 
 
-def _rebuild(cls, args, where):
+def _rebuild(cls: Callable[..., _E], args: Tuple[Any, ...], where: Tuple[int, int]) -> _E:
     return cls(*args, where=where)
 
 
@@ -74,11 +80,11 @@ class MessagePackError(ValueError):
     has no JSON form under msgpack_to_json's options: `offset` is the byte where it was found,
     `document` the value's number in a stream (counting from 1)."""
 
-    def __init__(self, msg, offset, document):
+    def __init__(self, msg: str, offset: int, document: int) -> None:
         super().__init__("%s at byte %d%s" % (msg, offset, " (value %d)" % document if document > 1 else ""))
         self.msg = msg
         self.offset = offset
         self.document = document
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, ...]:
         return self.__class__, (self.msg, self.offset, self.document)

@@ -92,7 +92,8 @@ public final class PairedRatio {
                 () -> new Object[] {io.simdbridge.NativeParser.forCurrentThread(), new long[2 * json.length + 64], new byte[json.length + 64]});
         return bytes -> {
             Object[] a = arrays.get();
-            if (!((io.simdbridge.NativeParser) a[0]).tape(bytes, 0, bytes.length, (long[]) a[1], (byte[]) a[2])) {
+            if (!io.simdbridge.internal.ParserInternals.get().tape((io.simdbridge.NativeParser) a[0], bytes, 0, bytes.length,
+                    (long[]) a[1], (byte[]) a[2])) {
                 throw new IllegalStateException("the tape did not fit");
             }
             return a[1];

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge.internal;
+
+/**
+ * Not API: what the accessors generated for bound classes write through (the data binding's
+ * writer, io.simdbridge.json.JsonWriter, is its one subclass; a class for the reason
+ * BindingTapeReader is one).
+ */
+public abstract class BindingWriter {
+    protected BindingWriter() {}
+
+    public abstract void writeRaw(byte[] bytes);
+
+    public abstract boolean omitsNulls();
+
+    public abstract void writeNull();
+
+    public abstract void writeInt(int v);
+
+    public abstract void writeLong(long v);
+
+    public abstract void writeDouble(double d);
+
+    public abstract void writeFloat(float f);
+
+    public abstract void writeBoolean(boolean b);
+
+    public abstract void writeString(String s);
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.simdbridge.internal;
+
+import io.simdbridge.NativeParser;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.nio.ByteBuffer;
+
+/**
+ * Not API (this package is not exported): what the data binding, the writer and the benchmarks
+ * need of {@link NativeParser} beyond its public methods. NativeParser registers the one
+ * implementation when it is initialised; {@link #get()} makes sure it was.
+ */
+public final class ParserInternals {
+    /** The parser's binding tape, its empty crossings, and the native string writer. */
+    public interface Access {
+        /** NativeParser.tape over an array: see its documentation there. */
+        boolean tape(NativeParser parser, byte[] json, int offset, int length, long[] words, byte[] strings);
+
+        /** NativeParser.tape over a direct buffer. */
+        boolean tape(NativeParser parser, ByteBuffer json, long[] words, byte[] strings);
+
+        /** Words written (or needed) by the last tape call. */
+        int tapeWords(NativeParser parser);
+
+        /** String bytes written (or needed) by the last tape call. */
+        int tapeStrings(NativeParser parser);
+
+        /** One empty crossing through JNI, to price it. */
+        void noopJni();
+
+        /** One empty FFM downcall, plain or critical, to price it. */
+        void noopFfm(boolean critical);
+
+        /** The core's JSON string writer (simdbridge_write_json_string), or null without the library. */
+        MethodHandle writeJsonString();
+    }
+
+    private static volatile Access access;
+
+    private ParserInternals() {}
+
+    /** Called once, by NativeParser's static initialiser. */
+    public static void register(Access implementation) {
+        if (access != null) {
+            throw new IllegalStateException("registered twice");
+        }
+        access = implementation;
+    }
+
+    /** The implementation, NativeParser initialised first if it was not. */
+    public static Access get() {
+        Access a = access;
+        if (a == null) {
+            try {
+                MethodHandles.lookup().ensureInitialized(NativeParser.class);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+            a = access;
+        }
+        return a;
+    }
+}
