@@ -217,7 +217,12 @@ private:
       throw;
     }
     leave(dict);
-    if (o_.indented && !first) { newline(level); }
+    if (o_.indented) {
+      // json writes the first member's newline before it knows whether skipkeys leaves any
+      // member: a dict whose keys were all skipped is "{", that newline, then the closing one.
+      if (first) { newline(level + 1); }
+      newline(level);
+    }
     out_.append('}');
   }
 

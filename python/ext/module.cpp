@@ -191,24 +191,47 @@ PyObject *versions(PyObject *, PyObject *) {
 
 PyMethodDef methods[] = {
     {"loads", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(loads)), METH_FASTCALL | METH_KEYWORDS,
-     "loads(s, **kw): what json.loads(s, **kw) returns."},
+     "loads(s, *, cls=None, object_hook=None, parse_float=None, parse_int=None, parse_constant=None, "
+     "object_pairs_hook=None, **kw)\n--\n\n"
+     "Deserialize s (str, bytes, bytearray or memoryview holding a JSON document) to a Python object:\n"
+     "what json.loads(s, ...) returns, dicts, lists, str, int (exact past 64 bits), float, bool, None.\n\n"
+     "Invalid JSON raises simdbridge.JSONDecodeError (a json.JSONDecodeError) with json's message, line,\n"
+     "column and position; a limit of set_limits() passed raises LimitError. The hooks, cls= and other\n"
+     "keywords are handed to json.loads, as json would use them."},
     {"dumps", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dumps)), METH_FASTCALL | METH_KEYWORDS,
-     "dumps(obj, **kw): what json.dumps(obj, **kw) returns."},
+     "dumps(obj, *, skipkeys=False, ensure_ascii=True, check_circular=True, allow_nan=True, cls=None, "
+     "indent=None, separators=None, default=None, sort_keys=False, **kw)\n--\n\n"
+     "Serialize obj to a JSON formatted str: what json.dumps(obj, ...) returns, character for\n"
+     "character, for every combination of these arguments, and the exceptions it raises. cls= and\n"
+     "other keywords are handed to json.dumps."},
     {"dumpb", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dumpb)), METH_FASTCALL | METH_KEYWORDS,
-     "dumpb(obj, /, default=None, option=None): what orjson.dumps(obj, default, option) returns."},
-    {"parse", parse, METH_O, "parse(data): a lazy view (Object or Array) of a document, or its scalar."},
+     "dumpb(obj, /, default=None, option=None)\n--\n\n"
+     "Serialize obj to compact JSON as UTF-8 bytes: what orjson.dumps(obj, default, option) returns,\n"
+     "byte for byte. option takes orjson's flags (simdbridge.OPT_INDENT_2 | simdbridge.OPT_SORT_KEYS,\n"
+     "...). An object it cannot serialize goes to default; failing that, JSONEncodeError (TypeError)\n"
+     "with orjson's message."},
+    {"parse", parse, METH_O,
+     "parse(data, /)\n--\n\n"
+     "A lazy, read-only view of the JSON document in data: an Object (a Mapping) or an Array (a\n"
+     "Sequence), whose values are built when read, or the document's scalar. Views have at_pointer()\n"
+     "(RFC 6901), as_dict() and as_list(), and keep their document alive."},
     {"loads_many", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(loads_many)),
      METH_VARARGS | METH_KEYWORDS,
-     "loads_many(data, *, format='whitespace', fields=None, default=None, threads=1, block_size=1048576)."},
+     "loads_many(data, *, format='whitespace', fields=None, default=None, threads=1, block_size=1048576)\n--\n\n"
+     "An iterator over the documents of a stream (bytes, str, a path, a file or an mmap), each as\n"
+     "loads returns it; fields= a JSON Pointer (or a tuple of them) to take only those values.\n"
+     "format: 'whitespace', 'lines', 'json_seq', 'comma' or 'array'. Errors: StreamError."},
     {"parse_many", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(parse_many)),
      METH_VARARGS | METH_KEYWORDS,
-     "parse_many(data, *, format='whitespace', fields=None, default=None, threads=1, block_size=1048576)."},
+     "parse_many(data, *, format='whitespace', fields=None, default=None, threads=1, block_size=1048576)\n--\n\n"
+     "As loads_many, each document a lazy view (as parse returns it)."},
     {"map_many", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(map_many)), METH_VARARGS | METH_KEYWORDS,
-     "map_many(fn, data, *, format='whitespace', fields=None, default=None, threads=1, block_size=1048576): "
-     "fn applied to each document, in order."},
+     "map_many(fn, data, *, format='whitespace', fields=None, default=None, threads=1, block_size=1048576)\n--\n\n"
+     "fn applied to each document of a stream, in order (an iterator), with loads_many's arguments."},
     {"checksum", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(checksum)), METH_VARARGS | METH_KEYWORDS,
-     "checksum(data, *, stream=False): the checksum of ../shared/spec/checksum.md, of one document or of a\n"
-     "stream of documents separated by white space. Raises StreamError with the byte offset."},
+     "checksum(data, *, stream=False)\n--\n\n"
+     "The project's checksum of one document, or of a stream of documents separated by white space\n"
+     "(stream=True). Raises StreamError with the byte offset."},
     {"_configure", configure, METH_VARARGS,
      "Sets the exception classes (JSONDecodeError, StreamError, LimitError, MessagePackError)."},
     {"dumpb_many", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(dumpb_many)), METH_VARARGS | METH_KEYWORDS,

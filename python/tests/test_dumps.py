@@ -115,6 +115,14 @@ def test_argument_combinations(kw):
         check(obj, **kw)
 
 
+@pytest.mark.parametrize("indent", [None, 0, 2, "\t"])
+def test_dicts_whose_keys_are_all_skipped(indent):
+    # json writes the first member's newline before skipping: {"\n  \n"} where nothing is left.
+    for obj in ({(1, 2): 1}, {"a": {(1,): 2, None: 3}}, [{(1, 2): 3}, {}], {(1,): 1, "b": {(2,): 2}}):
+        check(obj, skipkeys=True, indent=indent)
+        check(obj, skipkeys=True, indent=indent, sort_keys=False, separators=(",", ": "))
+
+
 def test_check_circular_and_default_combinations():
     for kw in itertools.product([True, False], [None, str, repr, lambda o: [o.__class__.__name__]]):
         for obj in OBJECTS + [{"set": {1}}, [object], {"c": complex(1, 2)}, decimal.Decimal("1.5"), Color.RED]:

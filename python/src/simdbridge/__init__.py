@@ -82,11 +82,16 @@ from ._core import (Array, ArrowStream, Object, checksum, dump_arrow, dumpb, dum
                     loads_arrow, loads_many, map_many, msgpack_to_json, parse, parse_many)
 from collections.abc import Mapping as _Mapping, Sequence as _Sequence
 
+# json's own names, for programs that `import simdbridge as json`: JSONEncoder and JSONDecoder
+# subclasses passed as cls= work (dumps and loads hand them to json), and the submodules and
+# detect_encoding are json's.
+from json import JSONDecoder, JSONEncoder, decoder, detect_encoding, encoder, scanner
+
 _core._configure(JSONDecodeError, StreamError, LimitError, MessagePackError)
 _Mapping.register(Object)
 _Sequence.register(Array)
 
-__all__ = ["JSONDecodeError", "StreamError", "LimitError", "MessagePackError", "json_to_msgpack", "msgpack_to_json",
+__all__ = ["JSONDecodeError", "JSONDecoder", "JSONEncoder", "StreamError", "LimitError", "MessagePackError", "json_to_msgpack", "msgpack_to_json",
            "set_limits", "get_limits", "loads_arrow",
            "load_arrow_file", "dumpb_arrow", "dump_arrow", "ArrowStream", "Object", "Array", "loads", "load", "load_file", "dumps",
            "dump", "parse", "parse_file", "loads_many", "parse_many", "map_many", "checksum", "versions", "dumpb", "dumpb_many",
