@@ -33,11 +33,12 @@ BUILD := build
 SANITIZE_BUILD := build/sanitize
 PY_SANITIZE_BUILD := build/python-sanitize
 FUZZ_BUILD := build/fuzz
-CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDBRIDGE_BUILD_CLI=ON -DSIMDBRIDGE_BUILD_TESTS=ON
+CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDBRIDGE_BUILD_CLI=ON -DSIMDBRIDGE_BUILD_TESTS=ON \
+	-DSIMDBRIDGE_BUILD_BENCH=ON
 
 DIST := dist
 
-.PHONY: build test bench data dist deps venv test-package test-core test-sanitize test-jvm test-spark test-python test-python-sanitize fuzz clean
+.PHONY: build test bench data dist deps venv test-package test-docs test-core test-sanitize test-jvm test-spark test-python test-python-sanitize fuzz clean
 
 deps:
 	@tools/install_deps.sh core jvm python
@@ -70,7 +71,7 @@ build: deps $(VENV)/.simdbridge
 	@# installs them into the local Maven repository, where users' projects find them.
 	@$(MVN) -f jvm/pom.xml install -DskipTests
 
-test: build test-core test-sanitize test-jvm test-spark test-python test-python-sanitize test-package
+test: build test-core test-sanitize test-jvm test-spark test-python test-python-sanitize test-docs test-package
 	@echo "== all tests passed"
 
 test-core: build
@@ -116,6 +117,12 @@ test-python-sanitize: build
 	@SIMDBRIDGE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$(abspath $(PY_SANITIZE_BUILD))/pkg \
 		LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libubsan.so)" \
 		$(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+
+# The examples of README.md, CONTRIBUTING.md and docs/, run as a user would type them
+# (tools/check_examples.py says how each language is run).
+test-docs: build
+	@echo "== test: the examples of README.md and docs/"
+	@$(PYTHON) tools/check_examples.py .
 
 # What a user installs, built as it is shipped, into dist/: the Python sdist, the wheel built
 # from it with simdjson bundled (auditwheel repair: a manylinux tag, no system library needed),

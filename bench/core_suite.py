@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The core suite: the C++ checksum engine against simdjson used directly, through
-`simdbridge bench` (which checks every subject's checksum before timing it). Writes
+build/bin/simdbridge_bench (bench/native, which checks every subject's checksum before timing
+it). Writes
 results/core.json, results/core.md and results/core.png."""
 import json
 import os
@@ -10,10 +11,10 @@ import report
 
 
 def run(root, data, results, full):
-    binary = os.path.join(root, "build", "bin", "simdbridge")
+    binary = os.path.join(root, "build", "bin", "simdbridge_bench")
     rounds, sample_ms = ("30", "50") if full else ("10", "20")
     env = dict(os.environ, SIMDBRIDGE_DATA=data)
-    proc = subprocess.run([binary, "bench", "--json", "--rounds", rounds, "--sample-ms", sample_ms],
+    proc = subprocess.run([binary, "--json", "--rounds", rounds, "--sample-ms", sample_ms],
                           stdout=subprocess.PIPE, env=env)
     if proc.returncode:
         return proc.returncode

@@ -177,7 +177,7 @@ def run(root, data, results, full):
 
     report.progress("the C++ core on the same files, for the JNI ratio")
     files = [dataset_file(n, data, feed_dir) for n in datasets]
-    core = subprocess.run([os.path.join(root, "build", "bin", "simdbridge"), "bench", "--json",
+    core = subprocess.run([os.path.join(root, "build", "bin", "simdbridge_bench"), "--json",
                            "--rounds", "30" if full else "10", *files], stdout=subprocess.PIPE, check=True)
     core_result = json.loads(core.stdout)
     report.write_json(os.path.join(results, "jvm_core_reference.json"), core_result)
@@ -204,7 +204,7 @@ def summarize(a, b, c, d, e, f1, f2, g, core, datasets, sizes, full):
     r_core, r_core_ci = report.quotient(jni["mbps"], jni["ci999"], core_mbps["mean"], core_mbps["ci95"])
     targets = {
         "jni_direct_over_core": {"mean": r_core, "ci": r_core_ci, "target": 0.9,
-                                 "note": "JMH aggregate (99.9%% CI) over the C++ core's (95%% CI, simdbridge bench) on the same %d files (%d bytes each side)" % (len(datasets), core_bytes)},
+                                 "note": "JMH aggregate (99.9%% CI) over the C++ core's (95%% CI, simdbridge_bench) on the same %d files (%d bytes each side)" % (len(datasets), core_bytes)},
         "jni_direct_over_jackson_stream": dict(ratio(aggregate, "simdjson-jni-direct", "jackson-stream"), target=5.5),
         "ffm_heap_over_jni_copy": dict(ratio(aggregate, "simdjson-ffm-heap", "simdjson-jni-copy"), target=1.0),
     }

@@ -20,7 +20,7 @@ against the object routes Python users take, side by side in one process.
 
 Throughput is GB/s of JSON (the file's bytes) for every case. The gate comes first: every
 engine's MessagePack must unpack to json.loads's values and every engine's JSON must carry the
-same values (the checksum of ../shared/spec/checksum.md), or nothing is timed. Timing and
+same values (the checksum of docs/checksum.md), or nothing is timed. Timing and
 intervals as the Python suite's (python_suite.measure and summarize).
 
 Writes results/msgpack.json, results/msgpack.md and results/msgpack.png.

@@ -10,7 +10,7 @@
   and msgspec; dumpb's bytes must be orjson's, byte for byte, before anything is timed.
 
 The fairness gate comes first: for every case, each engine's result is checked against json's
-through the checksum of ../shared/spec/checksum.md (of the value written back by json.dumps, or
+through the checksum of docs/checksum.md (of the value written back by json.dumps, or
 of the text an encoder wrote), and nothing is timed if one differs.
 
 Timing: each engine runs samples of a calibrated number of calls (about SAMPLE seconds); the

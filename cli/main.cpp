@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "commands.h"
 #include "file_input.h"
 #include "simdbridge/arrow.h"
 #include "simdbridge/msgpack.h"
@@ -28,8 +27,6 @@ const char usage[] =
     "       simdbridge from-msgpack [--stream] [--threads N] FILE...\n"
     "                                                MessagePack as JSON on standard output\n"
     "                                                (--stream: a sequence of values, a line each)\n"
-    "       simdbridge bench [--json] [--rounds N] [--sample-ms MS] [FILE...]\n"
-    "                                                MB/s of the checksum engine beside simdjson\n"
     "       simdbridge version\n"
     "\n"
     "--ndjson reads each file as a stream: JSON documents separated by white space (NDJSON,\n"
@@ -260,7 +257,6 @@ int run(int argc, char **argv) {
   if (command == "arrow-schema") { return run_arrow_schema(argc - 2, argv + 2); }
   if (command == "to-msgpack") { return run_msgpack(argc - 2, argv + 2, true); }
   if (command == "from-msgpack") { return run_msgpack(argc - 2, argv + 2, false); }
-  if (command == "bench") { return simdbridge::cli::run_bench(argc - 2, argv + 2); }
   if (command == "version" || command == "--version") {
     std::printf("simdbridge %s (simdjson %s, %s kernel)\n", simdbridge::version(),
                 simdbridge::simdjson_version(), simdbridge::simd_implementation());

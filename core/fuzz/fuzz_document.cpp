@@ -7,7 +7,7 @@
 #include "fuzz_support.h"
 #include "simdbridge/document.h"
 #include "simdbridge/parser.h"
-#include "simdbridge/tape.h"
+#include "simdbridge/binding_tape.h"
 
 using namespace simdbridge;
 using simdbridge::fuzz::outcome;
@@ -40,23 +40,23 @@ void check(parser &p, const uint8_t *data, size_t size) {
   // The binding tape: two words per value at most one per byte, strings no longer than the input.
   std::vector<uint64_t> words(2 * size + 8);
   std::vector<uint8_t> strings(size + 32);
-  tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
-  const error t = p.to_tape(in_place.in(), out);
-  if (!outcome::of(t).same_verdict(slow)) { fuzz::fail("to_tape against the scalar parser", outcome::of(t), slow); }
+  binding_tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
+  const error t = p.to_binding_tape(in_place.in(), out);
+  if (!outcome::of(t).same_verdict(slow)) { fuzz::fail("to_binding_tape against the scalar parser", outcome::of(t), slow); }
   if (t.ok()) {
-    fuzz::expect(out.words_used <= words.size() && out.strings_used <= strings.size(), "to_tape wrote past its arrays");
-    fuzz::expect(out.words_used >= 2 && out.words_used % 2 == 0, "to_tape: an odd or empty tape");
+    fuzz::expect(out.words_used <= words.size() && out.strings_used <= strings.size(), "to_binding_tape wrote past its arrays");
+    fuzz::expect(out.words_used >= 2 && out.words_used % 2 == 0, "to_binding_tape: an odd or empty tape");
     const uint64_t end = words[1] >> 32;
-    const auto kind = tape_entry(words[0] >> 56);
-    const bool container = kind == tape_entry::object || kind == tape_entry::array;
-    fuzz::expect(!container || end == out.words_used, "to_tape: the root container does not end the tape");
+    const auto kind = binding_tape_entry(words[0] >> 56);
+    const bool container = kind == binding_tape_entry::object || kind == binding_tape_entry::array;
+    fuzz::expect(!container || end == out.words_used, "to_binding_tape: the root container does not end the tape");
   }
   // A tape that does not fit: the sizes it needs, never a write past the arrays.
   if (t.ok() && out.words_used > 2) {
-    tape_buffer small{words.data(), out.words_used - 2, strings.data(), out.strings_used};
-    const error s = p.to_tape(in_place.in(), small);
+    binding_tape_buffer small{words.data(), out.words_used - 2, strings.data(), out.strings_used};
+    const error s = p.to_binding_tape(in_place.in(), small);
     fuzz::expect(s.code == error_code::output_too_small && small.words_used == out.words_used,
-                 "to_tape into too small an array");
+                 "to_binding_tape into too small an array");
   }
 
   const error kept = p.document_parse(in_place.in());

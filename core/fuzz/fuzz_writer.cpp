@@ -12,7 +12,7 @@
 
 #include "fuzz_support.h"
 #include "simdbridge/parser.h"
-#include "simdbridge/tape.h"
+#include "simdbridge/binding_tape.h"
 #include "simdbridge/writer.h"
 
 using namespace simdbridge;
@@ -60,42 +60,42 @@ void write_double(std::string &out, double d) {
 /** The tape's entries from word w back to JSON text; returns the word after them. */
 size_t write_value(std::string &out, const std::vector<uint64_t> &words, const std::vector<uint8_t> &strings,
                    const uint8_t *input, size_t w) {
-  const auto kind = tape_entry(words[w] >> 56);
+  const auto kind = binding_tape_entry(words[w] >> 56);
   const uint64_t second = words[w + 1];
   switch (kind) {
-  case tape_entry::object:
-  case tape_entry::array: {
+  case binding_tape_entry::object:
+  case binding_tape_entry::array: {
     const size_t end = size_t(second >> 32);
-    out += kind == tape_entry::object ? '{' : '[';
+    out += kind == binding_tape_entry::object ? '{' : '[';
     size_t i = w + 2;
     for (bool first = true; i < end; first = false) {
       if (!first) { out += ','; }
       i = write_value(out, words, strings, input, i);
-      if (kind == tape_entry::object) {
+      if (kind == binding_tape_entry::object) {
         out += ':';
         i = write_value(out, words, strings, input, i);
       }
     }
-    out += kind == tape_entry::object ? '}' : ']';
+    out += kind == binding_tape_entry::object ? '}' : ']';
     return end;
   }
-  case tape_entry::string: write_string(out, strings.data() + (second >> 32), size_t(second & 0xFFFFFFFF)); break;
-  case tape_entry::int64: out += std::to_string(int64_t(second)); break;
-  case tape_entry::uint64: {
+  case binding_tape_entry::string: write_string(out, strings.data() + (second >> 32), size_t(second & 0xFFFFFFFF)); break;
+  case binding_tape_entry::int64: out += std::to_string(int64_t(second)); break;
+  case binding_tape_entry::uint64: {
     char digits[32];
     out.append(digits, write_decimal_digits(second, digits));
     break;
   }
-  case tape_entry::float64: {
+  case binding_tape_entry::float64: {
     double d;
     std::memcpy(&d, &second, 8);
     write_double(out, d);
     break;
   }
-  case tape_entry::big_number: out.append(reinterpret_cast<const char *>(input) + (words[w] & tape_offset_mask), size_t(second)); break;
-  case tape_entry::true_value: out += "true"; break;
-  case tape_entry::false_value: out += "false"; break;
-  case tape_entry::null_value: out += "null"; break;
+  case binding_tape_entry::big_number: out.append(reinterpret_cast<const char *>(input) + (words[w] & binding_tape_offset_mask), size_t(second)); break;
+  case binding_tape_entry::true_value: out += "true"; break;
+  case binding_tape_entry::false_value: out += "false"; break;
+  case binding_tape_entry::null_value: out += "null"; break;
   }
   return w + 2;
 }
@@ -118,8 +118,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const input in = input::copy_of(data, size);
   std::vector<uint64_t> words(2 * size + 8);
   std::vector<uint8_t> strings(size + 32);
-  tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
-  if (!p.to_tape(in, out).ok()) { return 0; }
+  binding_tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
+  if (!p.to_binding_tape(in, out).ok()) { return 0; }
   std::string written;
   write_value(written, words, strings, data, 0);
   const outcome original = outcome::of(p.checksum(in));

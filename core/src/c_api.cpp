@@ -73,9 +73,7 @@ simdbridge::ndjson_sink c_sink(simdbridge_ndjson_sink sink, void *context) {
  * where the CPU has AVX. A JVM's compiled code uses AVX and AVX-512 (to zero new objects, to copy
  * arrays) and calls in with those halves dirty; this library's SSE code (the legacy encoding)
  * then pays a state transition, which the compilers' own AVX code avoids with the same
- * instruction at its boundaries. Measured through FFM, with a small Java allocation between the
- * calls: a tape of an empty document took 270 to 277 ns a call, 116 to 129 ns with this (104 ns
- * with neither); of Users 1 KB, 760 to 800 ns against 570 to 630 ns.
+ * instruction at its boundaries; the transition costs more than a small document's parse.
  * Out of line, so that the caller's own SSE code cannot be scheduled above it.
  */
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -225,8 +223,8 @@ simdbridge_result simdbridge_extract(simdbridge_parser *parser, const uint8_t *d
   simdbridge::extract_status status;
   const simdbridge::error e = parser->cpp.extract(to_input(data, length, capacity), columns,
                                                   column_count, max_rows, status);
-  status_out[0] = status.consumed;
-  status_out[1] = uint64_t(int64_t(status.error_column));
+  status_out[SIMDBRIDGE_EXTRACT_STATUS_CONSUMED] = status.consumed;
+  status_out[SIMDBRIDGE_EXTRACT_STATUS_COLUMN] = uint64_t(int64_t(status.error_column));
   if (!e.ok()) { return {int32_t(e.code), e.offset}; }
   return {SIMDBRIDGE_SUCCESS, status.rows};
 }
@@ -239,7 +237,7 @@ simdbridge_result simdbridge_document_parse(simdbridge_parser *parser, const uin
   return {int32_t(e.code), e.offset};
 }
 
-int32_t simdbridge_tape(simdbridge_parser *parser, const uint8_t *data, size_t length, size_t capacity,
+int32_t simdbridge_binding_tape(simdbridge_parser *parser, const uint8_t *data, size_t length, size_t capacity,
                         uint64_t *words, size_t word_capacity, uint8_t *strings, size_t string_capacity,
                         uint64_t *status_out) {
   entering();
@@ -247,11 +245,11 @@ int32_t simdbridge_tape(simdbridge_parser *parser, const uint8_t *data, size_t l
       (strings == nullptr && string_capacity != 0)) {
     return SIMDBRIDGE_INVALID_ARGUMENT;
   }
-  simdbridge::tape_buffer out{words, word_capacity, strings, string_capacity};
-  const simdbridge::error e = parser->cpp.to_tape(to_input(data, length, capacity), out);
-  status_out[0] = out.words_used;
-  status_out[1] = out.strings_used;
-  status_out[2] = e.offset;
+  simdbridge::binding_tape_buffer out{words, word_capacity, strings, string_capacity};
+  const simdbridge::error e = parser->cpp.to_binding_tape(to_input(data, length, capacity), out);
+  status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_WORDS] = out.words_used;
+  status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_STRINGS] = out.strings_used;
+  status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_OFFSET] = e.offset;
   return int32_t(e.code);
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The fold of ../shared/spec/checksum.md, as a sink of parse events. Both readers of the core
+// The fold of docs/checksum.md, as a sink of parse events. Both readers of the core
 // (the simdjson tape walk and the scalar parser) feed it, so the contract lives in one place.
 #ifndef SIMDBRIDGE_SRC_CHECKSUM_SINK_H
 #define SIMDBRIDGE_SRC_CHECKSUM_SINK_H
@@ -41,7 +41,7 @@ inline uint64_t double_bits(double d) noexcept {
 }
 
 /**
- * True for a sink that records the binding tape (tape_sink.h): the readers then give it values,
+ * True for a sink that records the binding tape (binding_tape_sink.h): the readers then give it values,
  * unescaped strings and byte offsets instead of the checksum's events.
  */
 template <typename Sink, typename = void> struct records_tape : std::false_type {};

@@ -14,6 +14,7 @@
 #include "parser_state.h"
 #include "scalar_parser.h"
 #include "tape_walk.h"
+#include "simdbridge/json_pointer.h"
 #include "simdbridge/parser.h"
 
 namespace simdbridge {
@@ -29,37 +30,6 @@ struct trie_node {
   std::vector<int> columns; // the columns whose pointer ends here
 };
 
-/** RFC 6901: "" is the whole document; otherwise '/'-separated tokens, ~0 is ~ and ~1 is /. */
-bool parse_pointer(std::string_view pointer, std::vector<std::string> &tokens) {
-  tokens.clear();
-  if (pointer.empty()) { return true; }
-  if (pointer[0] != '/') { return false; }
-  std::string token;
-  for (size_t i = 1; i <= pointer.size(); i++) {
-    if (i == pointer.size() || pointer[i] == '/') {
-      tokens.push_back(token);
-      token.clear();
-    } else if (pointer[i] == '~') {
-      if (i + 1 == pointer.size() || (pointer[i + 1] != '0' && pointer[i + 1] != '1')) { return false; }
-      token.push_back(pointer[i + 1] == '0' ? '~' : '/');
-      i++;
-    } else {
-      token.push_back(pointer[i]);
-    }
-  }
-  return true;
-}
-
-/** An RFC 6901 array index: "0", or digits without a leading zero. */
-int64_t array_index(const std::string &token) {
-  if (token.empty() || token.size() > 18 || (token.size() > 1 && token[0] == '0')) { return -1; }
-  int64_t value = 0;
-  for (char c : token) {
-    if (c < '0' || c > '9') { return -1; }
-    value = value * 10 + (c - '0');
-  }
-  return value;
-}
 
 enum class visit_status { ok, mismatch, string_full };
 
@@ -249,7 +219,7 @@ bool build_trie(const column *columns, size_t count, std::vector<trie_node> &tri
   trie.assign(1, trie_node{});
   std::vector<std::string> tokens;
   for (size_t c = 0; c < count; c++) {
-    if (!parse_pointer(std::string_view(columns[c].pointer, columns[c].pointer_length), tokens)) {
+    if (!parse_json_pointer(std::string_view(columns[c].pointer, columns[c].pointer_length), tokens)) {
       status.error_column = int32_t(c);
       return false;
     }
@@ -263,7 +233,7 @@ bool build_trie(const column *columns, size_t count, std::vector<trie_node> &tri
         found = int(trie.size());
         trie_node child;
         child.token = token;
-        child.index = array_index(token);
+        child.index = json_pointer_index(token);
         trie.push_back(std::move(child));
         trie[node].children.push_back(found);
       }

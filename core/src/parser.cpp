@@ -10,10 +10,9 @@
 
 #include "checksum_sink.h"
 #include "on_demand_walk.h"
+#include "parser_entry.h"
 #include "parser_state.h"
 #include "scalar_parser.h"
-#include "structural_walk.h"
-#include "tape_sink.h"
 #include "tape_walk.h"
 
 namespace simdbridge {
@@ -87,11 +86,7 @@ bool parser::state::fit_depth(uint32_t max_depth, size_t size) noexcept {
 }
 
 const uint8_t *parser::state::padded(input in) noexcept {
-  // simdjson reads a number or a literal until a byte that cannot continue it; where one ends
-  // the input, that is the first byte of the padding. The padding's content is the caller's,
-  // so a padding that would let the scan run on (a digit, a letter, '.', '+', '-') is not used:
-  // the input is copied next to zeros instead (found by AddressSanitizer on "[1,2,3" + "111...").
-  if (in.parsed_in_place() && !internal::continues_token(in.data[in.size])) { return in.data; }
+  if (internal::readable_in_place(in)) { return in.data; }
   if (buffer_capacity < in.size + padding) {
     buffer.reset(new (std::nothrow) uint8_t[in.size + padding]);
     buffer_capacity = buffer ? in.size + padding : 0;
@@ -103,45 +98,10 @@ const uint8_t *parser::state::padded(input in) noexcept {
   return buffer.get();
 }
 
+using internal::guarded;
+using internal::read_document_slowly;
+
 namespace {
-
-/** Runs `body` with the checks every entry point shares; maps exceptions to error values. */
-template <typename Result, typename Body>
-Result guarded(parser::state *state, const parser_options &options, input in, Body &&body) noexcept {
-  if (!in.well_formed()) { return Result(error{error_code::invalid_argument, 0}); }
-  if (state == nullptr) { return Result(error{error_code::out_of_memory, 0}); }
-  state->document_kept = false; // every entry point reuses the DOM parser
-  if (!state->fit_depth(options.max_depth, in.size)) { return Result(error{error_code::out_of_memory, 0}); }
-  try {
-    return body();
-  } catch (const std::bad_alloc &) {
-    return Result(error{error_code::out_of_memory, 0});
-  } catch (...) {
-    return Result(error{error_code::out_of_memory, 0});
-  }
-}
-
-/** Whether every string and key on a binding tape of `words` words is at most `limit` bytes. */
-bool binding_strings_within(const tape_buffer &out, size_t words, uint64_t limit) noexcept {
-  for (size_t w = 0; w + 1 < words; w += 2) {
-    if (tape_entry(out.words[w] >> 56) == tape_entry::string && (out.words[w + 1] & 0xFFFFFFFFu) > limit) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/** A type passed as a value, to a generic lambda. */
-template <typename T> struct sink_type {
-  using type = T;
-};
-
-/** One document through the scalar parser, the arbiter of whatever simdjson refused. */
-template <typename Sink>
-error read_document_slowly(parser::state &st, const parser_options &options, input in, Sink &sink) {
-  internal::scalar_parser<Sink> slow(in.data, in.size, options, sink, st.slow_scopes);
-  return slow.parse_document();
-}
 
 /**
  * One past the last byte of the document that parse_many just yielded at `start`: the closing
@@ -354,56 +314,6 @@ result<uint64_t> parser::validate_stream(input in) noexcept {
                           [](const simdjson::dom::document &) {});
     if (!e.ok()) { return e; }
     return documents;
-  });
-}
-
-error parser::to_tape(input in, tape_buffer &out) noexcept {
-  return guarded<error>(state_.get(), options_, in, [&]() -> error {
-    if (error e = internal::length_error(options_, 0, in.size); !e.ok()) { return e; }
-    // The open containers: a slot per level a document of this size can reach, and the root's.
-    const size_t levels = std::min<size_t>(options_.max_depth, in.size) + 1;
-    if (state_->tape_open.size() < levels) { state_->tape_open.resize(std::max(levels, state_->tape_open.size() * 2)); }
-    internal::tape_sink sink(&out, state_->tape_open.data());
-    const auto finish = [&out](const auto &s) -> error { // s: a sink, or the walk that held one
-      out.words_used = s.words();
-      out.strings_used = s.strings();
-      return s.fits() ? error{} : error{error_code::output_too_small, 0};
-    };
-    if (in.size > 0) {
-      const uint8_t *data = state_->padded(in);
-      if (data == nullptr) { return {error_code::out_of_memory, 0}; }
-      // simdjson's stage 1, then one pass over its structural index (structural_walk.h).
-      simdjson::dom::parser &dom = state_->dom;
-      if ((dom.capacity() >= in.size || dom.allocate(in.size, dom.max_depth()) == simdjson::SUCCESS) &&
-          dom.implementation->stage1(data, in.size, simdjson::stage1_mode::regular) == simdjson::SUCCESS) {
-        const uint32_t *index = dom.implementation->structural_indexes.get();
-        const size_t count = dom.implementation->n_structural_indexes;
-        // Every entry starts at a structural of its own, so the words never pass 2 per
-        // structural; the strings never pass the input's bytes (unescaping only shortens), and
-        // a 16-byte store starts before their end. Arrays that large need no check per write.
-        const bool roomy = out.word_capacity / 2 >= count && out.string_capacity >= in.size + 16;
-        const auto walk = [&](auto sink_type) -> std::optional<error> { // none where the walk refused
-          internal::structural_walk<typename decltype(sink_type)::type> fast(
-              data, index, count, &out, state_->tape_open.data(), state_->scopes.data(), options_.max_depth);
-          if (!fast.document()) { return std::nullopt; }
-          if (internal::strings_may_pass(options_, in.size) && fast.fits() &&
-              !binding_strings_within(out, fast.words(), options_.max_string_length)) {
-            return std::nullopt; // the scalar parser names the string
-          }
-          return finish(fast);
-        };
-        const std::optional<error> walked =
-            internal::all_ascii(data, in.size)
-                ? (roomy ? walk(sink_type<internal::unchecked_ascii_tape_sink>{}) : walk(sink_type<internal::ascii_tape_sink>{}))
-                : (roomy ? walk(sink_type<internal::unchecked_tape_sink>{}) : walk(sink_type<internal::tape_sink>{}));
-        if (walked) { return *walked; }
-      }
-    }
-    // Refused (a scalar root, a number past 64 bits, a lone surrogate, an error): the scalar
-    // parser writes the tape again from the start, or finds the error and its offset.
-    sink.reset();
-    if (error e = read_document_slowly(*state_, options_, in, sink); !e.ok()) { return e; }
-    return finish(sink);
   });
 }
 

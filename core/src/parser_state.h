@@ -60,7 +60,7 @@ struct parser::state {
   std::vector<uint8_t> scopes;
   /** The scalar parser's scope stack. */
   std::vector<uint8_t> slow_scopes;
-  /** to_tape(): the open containers (word index, count), a slot per level and one for the root. */
+  /** to_binding_tape(): the open containers (word index, count), a slot per level and one for the root. */
   std::vector<uint64_t> tape_open;
   /** dom.doc holds a document that document_parse() kept (any other parse clears it). */
   bool document_kept = false;

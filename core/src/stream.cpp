@@ -44,9 +44,9 @@ struct stream_reader::state {
   size_t begin = 0, end = 0;
   uint64_t count = 0;
 
-  /** Reads `in` in place where it is padded (and no token runs into its padding), else a copy. */
+  /** Reads `in` in place where it may be (internal::readable_in_place), else a copy. */
   void take(input from) {
-    if (from.parsed_in_place() && (from.size == 0 || !internal::continues_token(from.data[from.size]))) {
+    if (internal::readable_in_place(from)) {
       data = from.data;
       size = from.size;
     } else {

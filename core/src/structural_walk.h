@@ -4,8 +4,8 @@
 // checks the grammar and writes the binding tape straight away, with each value's byte offset.
 //
 // It takes the place of simdjson's stage 2 for this one output: simdjson's DOM parse writes its
-// own tape, which would then be walked again to write ours (measured: slower than the On Demand
-// walk), and the On Demand walk costs more per value than a loop over the index. Strings are
+// own tape, which would then be walked again to write ours, and the On Demand walk costs more
+// per value than a loop over the index. Strings are
 // unescaped by the tape sink; numbers are parsed by simdjson's own number parser (header only).
 //
 // Whatever this pass does not take — a scalar at the root, an integer past 64 bits, a number past
@@ -19,17 +19,17 @@
 
 #include <simdjson.h>
 
-#include "simdbridge/tape.h"
+#include "simdbridge/binding_tape.h"
 
 namespace simdbridge::internal {
 
 /** A number as simdjson's number parser read it: its kind and its 64 bits. */
 struct parsed_number {
-  tape_entry kind = tape_entry::int64;
+  binding_tape_entry kind = binding_tape_entry::int64;
   uint64_t bits = 0;
   double as_double() const noexcept {
-    if (kind == tape_entry::int64) { return double(int64_t(bits)); }
-    if (kind == tape_entry::uint64) { return double(bits); }
+    if (kind == binding_tape_entry::int64) { return double(int64_t(bits)); }
+    if (kind == binding_tape_entry::uint64) { return double(bits); }
     double d;
     std::memcpy(&d, &bits, sizeof d);
     return d;
@@ -40,12 +40,12 @@ struct parsed_number {
  *  state (whose address would otherwise escape into the parser). */
 struct parsed_number_writer {
   parsed_number *out;
-  void append_s64(int64_t v) noexcept { *out = {tape_entry::int64, uint64_t(v)}; }
-  void append_u64(uint64_t v) noexcept { *out = {tape_entry::uint64, v}; }
+  void append_s64(int64_t v) noexcept { *out = {binding_tape_entry::int64, uint64_t(v)}; }
+  void append_u64(uint64_t v) noexcept { *out = {binding_tape_entry::uint64, v}; }
   void append_double(double d) noexcept {
     uint64_t bits;
     std::memcpy(&bits, &d, sizeof bits);
-    *out = {tape_entry::float64, bits};
+    *out = {binding_tape_entry::float64, bits};
   }
   /** After simdjson's slow float path, which wrote through a copy of this writer: `out` has
    *  the value already (the copy points to it too). */
@@ -74,7 +74,7 @@ simdjson_inline bool atom_at(const uint8_t *p, const char *literal, size_t lengt
  */
 template <typename TapeSink> class structural_walk {
 public:
-  structural_walk(const uint8_t *buf, const uint32_t *index, size_t count, tape_buffer *out, uint64_t *open,
+  structural_walk(const uint8_t *buf, const uint32_t *index, size_t count, binding_tape_buffer *out, uint64_t *open,
                   uint8_t *scopes, uint32_t max_depth) noexcept
       : buf_(buf), index_(index), count_(count), out_(out), open_(open), scopes_(scopes), max_depth_(max_depth) {}
 
@@ -89,8 +89,7 @@ public:
     // as a member behind `this` they were stored and reloaded around every string it copied (a
     // vector store may alias anything). Made here from two pointers, not copied from a sink
     // member: the copy read that member back in 16-byte loads from the 8-byte stores that had
-    // just written it, which the CPU cannot forward (three stalls per call: 74 against 66 ns
-    // for an empty document, 481 against 472 ns for Users 1 KB).
+    // just written it, which the CPU cannot forward (a store-forwarding stall per field).
     TapeSink sink(out_, open_);
     const bool done = walk(sink);
     sink_ = sink;
@@ -117,7 +116,7 @@ private:
     switch (c) {
     case '{':
       if (depth == max_depth_) { return false; }
-      sink.container_begin(tape_entry::object, at);
+      sink.container_begin(binding_tape_entry::object, at);
       scopes_[++depth] = 1;
       SIMDBRIDGE_NEXT();
       if (c == '}') {
@@ -128,7 +127,7 @@ private:
       goto key;
     case '[':
       if (depth == max_depth_) { return false; }
-      sink.container_begin(tape_entry::array, at);
+      sink.container_begin(binding_tape_entry::array, at);
       scopes_[++depth] = 0;
       SIMDBRIDGE_NEXT();
       if (c == ']') {
@@ -185,7 +184,7 @@ private:
   const uint8_t *buf_;
   const uint32_t *index_;
   size_t count_;
-  tape_buffer *out_;
+  binding_tape_buffer *out_;
   uint64_t *open_;
   TapeSink sink_;
   uint8_t *scopes_;

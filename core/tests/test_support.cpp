@@ -106,6 +106,30 @@ std::vector<reference_line> read_reference(const std::string &path) {
   return out;
 }
 
+std::vector<spec_vector> read_spec_vectors(spec_vector *stream) {
+  std::ifstream in(SIMDBRIDGE_CHECKSUM_SPEC);
+  std::vector<spec_vector> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    // "| `JSON` | `16 hex` |", and "Stream `TEXT` (...): `16 hex`."
+    const size_t middle = line.find("` | `");
+    if (line.rfind("| `", 0) == 0 && middle != std::string::npos && line.size() >= middle + 5 + 16 + 3) {
+      rows.push_back({line.substr(3, middle - 3), line.substr(middle + 5, 16)});
+    } else if (line.rfind("Stream `", 0) == 0 && stream != nullptr) {
+      const size_t end = line.find("` ", 8);
+      const size_t hex = line.find(": `", end);
+      if (end == std::string::npos || hex == std::string::npos) { break; }
+      std::string text = line.substr(8, end - 8);
+      for (size_t at; (at = text.find("\\n")) != std::string::npos;) { text.replace(at, 2, "\n"); }
+      *stream = {text, line.substr(hex + 3, 16)};
+    }
+  }
+  if (rows.size() < 15 || (stream != nullptr && stream->checksum.empty())) {
+    throw std::runtime_error(std::string("the test vectors' table was not found in ") + SIMDBRIDGE_CHECKSUM_SPEC);
+  }
+  return rows;
+}
+
 std::string reference_path(const std::string &name) {
   return std::string(SIMDBRIDGE_REFERENCE_DIR) + "/" + name;
 }

@@ -5,6 +5,7 @@
 #define SIMDBRIDGE_TESTS_TEST_SUPPORT_H
 
 #include <cstdint>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -46,6 +47,19 @@ struct reference_line {
 };
 /** Reads a file written by tests/reference/checksum_reference.py. */
 std::vector<reference_line> read_reference(const std::string &path);
+/** A test vector of the checksum contract: JSON text and its checksum in hex. */
+struct spec_vector {
+  std::string json;
+  std::string checksum;
+};
+/**
+ * The vectors of the contract's table in docs/checksum.md, read from that file (the one place
+ * they are written); `stream` is set to its stream vector (the table's \n made newlines).
+ */
+std::vector<spec_vector> read_spec_vectors(spec_vector *stream = nullptr);
+/** How GoogleTest names a vector in its output: its JSON text. */
+inline void PrintTo(const spec_vector &v, std::ostream *os) { *os << v.json; }
+
 /** Where ctest's reference fixtures wrote `name` (reference_corpus.txt, ...). */
 std::string reference_path(const std::string &name);
 

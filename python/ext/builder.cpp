@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// A parsed document's tape into Python objects: what json.loads would return for it.
+// A parsed document's tape into Python objects: what json.loads would return for it (strings
+// are made by utf8_to_str.h).
 //
 // What makes it fast: object keys come from a cache of str objects (ASCII keys up to 64 bytes,
 // found by a hash of their bytes; two ways per set, so that two hot keys that share a set do
-// not evict each other: update-center.json's 685 keys made 1713 str objects with one way),
+// not evict each other),
 // which also carry their Python hash, so dict insertion does not hash them again; ASCII strings
 // are made with one copy, others counted and decoded sixteen ASCII bytes at a time; dicts and
 // lists are sized from the counts the tape holds; scalars are made inline in the containers'
 // loops, without a call per value; on CPython 3.11, a dict whose key sequence was seen before
-// is a copy of a template with those keys, its values written in place (see "Dicts by shape":
-// measured, the geometric mean of loads over the corpus 1.20x as fast). Duplicate keys go
+// is a copy of a template with those keys, its values written in place (see "Dicts by shape").
+// Duplicate keys go
 // through PyDict_SetItem in order, as in json: the last value wins, at the first key's position.
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +24,8 @@
 #endif
 
 #include "common.h"
+#include "cpython_internals.h"
+#include "utf8_to_str.h"
 
 namespace simdbridge::python {
 
@@ -84,215 +87,6 @@ inline uint64_t word(const char *p, size_t n) noexcept {
 
 /** Bytes 8 to 15 of a key of n bytes as word() reads them; 0 for a key of up to 8 bytes. */
 inline uint64_t second_word(const char *p, size_t n) noexcept { return n > 8 ? word(p + 8, n - 8) : 0; }
-
-/** One UTF-8 sequence at s[i] (valid, not ASCII) as a code point; i moves past it. */
-inline uint32_t decode_sequence(const uint8_t *s, size_t &i) noexcept {
-  uint32_t c = s[i];
-  if (c < 0xE0) {
-    c = ((c & 0x1F) << 6) | (s[i + 1] & 0x3F);
-    i += 2;
-  } else if (c < 0xF0) {
-    c = ((c & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F);
-    i += 3;
-  } else {
-    c = ((c & 0x07) << 18) | ((s[i + 1] & 0x3F) << 12) | ((s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F);
-    i += 4;
-  }
-  return c;
-}
-
-#if defined(__SSE2__)
-/** Sixteen ASCII bytes as sixteen characters of `Char` (SSE2: every x86-64 has it). */
-template <typename Char> inline void widen16(__m128i v, Char *out) noexcept {
-  if constexpr (sizeof(Char) == 1) {
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(out), v);
-  } else if constexpr (sizeof(Char) == 2) {
-    const __m128i zero = _mm_setzero_si128();
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(out), _mm_unpacklo_epi8(v, zero));
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 8), _mm_unpackhi_epi8(v, zero));
-  } else {
-    const __m128i zero = _mm_setzero_si128();
-    const __m128i lo = _mm_unpacklo_epi8(v, zero), hi = _mm_unpackhi_epi8(v, zero);
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(out), _mm_unpacklo_epi16(lo, zero));
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 4), _mm_unpackhi_epi16(lo, zero));
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 8), _mm_unpacklo_epi16(hi, zero));
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 12), _mm_unpackhi_epi16(hi, zero));
-  }
-}
-#endif
-
-/**
- * Writes the characters of valid UTF-8 into `out`: ASCII sixteen bytes at a time where the next
- * sixteen are ASCII (long runs of mostly-ASCII text), a sequence at a time otherwise (runs of
- * CJK text stay in the tight branch). Writes exactly the characters there are: `out` holds no more.
- */
-template <typename Char>
-void decode_into(const uint8_t *s, size_t n, Char *out) noexcept {
-  size_t i = 0;
-  while (i < n) {
-    if (s[i] >= 0x80) {
-      *out++ = Char(decode_sequence(s, i));
-      continue;
-    }
-#if defined(__SSE2__)
-    if (i + 16 <= n) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
-      const unsigned non_ascii = unsigned(_mm_movemask_epi8(v));
-      if (non_ascii == 0) {
-        widen16(v, out);
-        out += 16;
-        i += 16;
-        continue;
-      }
-      // The ASCII bytes before the first that is not (at least one: s[i] is ASCII).
-      const unsigned ascii = unsigned(__builtin_ctz(non_ascii));
-      for (unsigned k = 0; k < ascii; k++) { out[k] = Char(s[i + k]); }
-      out += ascii;
-      i += ascii;
-      continue;
-    }
-#endif
-    *out++ = Char(s[i++]);
-  }
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#define SIMDBRIDGE_AVX512_DECODE 1
-/**
- * Valid UTF-8 without 4-byte sequences (every character in the BMP) into UCS-2 or Latin-1 (a
- * `Char` of 2 or 1 bytes), 32 input bytes per step with AVX-512 (BW, VL, VBMI2: Ice Lake, Zen 4).
- * Each byte position is decoded as if a character began there (from it and the two bytes after
- * it, as 16-bit lanes), and the lanes where one does begin (bytes that are not continuations)
- * are compressed to the front and stored. A character whose bytes cross into the next block is
- * whole here; its continuations there are skipped. Loads and stores are masked to the string
- * and to the characters written: nothing is read or written past either end.
- */
-template <typename Char>
-[[gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi2,bmi2,popcnt")]] void decode_bmp_avx512(const uint8_t *s, size_t n, Char *out) noexcept {
-  const __m512i low6 = _mm512_set1_epi16(0x3F), low5 = _mm512_set1_epi16(0x1F);
-  const __m256i top2 = _mm256_set1_epi8(char(0xC0)), continuation = _mm256_set1_epi8(char(0x80));
-  for (size_t i = 0; i < n; i += 32) {
-    const size_t left = n - i;
-    const auto within = [left](size_t from) -> __mmask32 {
-      return left <= from ? 0 : left - from >= 32 ? ~__mmask32(0) : __mmask32((1u << (left - from)) - 1);
-    };
-    const __mmask32 m0 = within(0);
-    const __m256i bytes = _mm256_maskz_loadu_epi8(m0, s + i);
-    const __m512i b0 = _mm512_cvtepu8_epi16(bytes);
-    const __m512i b1 = _mm512_and_si512(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(within(1), s + i + 1)), low6);
-    const __m512i b2 = _mm512_and_si512(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(within(2), s + i + 2)), low6);
-    // b0 < 0x80: b0; b0 < 0xE0: 5 + 6 bits; otherwise 4 + 6 + 6 bits (the lead's top bits fall off 16).
-    const __m512i two = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(b0, low5), 6), b1);
-    const __m512i three = _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi16(b0, 12), _mm512_slli_epi16(b1, 6)), b2);
-    __m512i value = _mm512_mask_blend_epi16(_mm512_cmpge_epu16_mask(b0, _mm512_set1_epi16(0xE0)), two, three);
-    value = _mm512_mask_blend_epi16(_mm512_cmplt_epu16_mask(b0, _mm512_set1_epi16(0x80)), value, b0);
-    const __mmask32 starts = m0 & ~_mm256_cmpeq_epi8_mask(_mm256_and_si256(bytes, top2), continuation);
-    const __m512i packed = _mm512_maskz_compress_epi16(starts, value);
-    const unsigned count = unsigned(_mm_popcnt_u32(starts));
-    const __mmask32 written = __mmask32(_bzhi_u32(~0u, count));
-    if constexpr (sizeof(Char) == 2) {
-      _mm512_mask_storeu_epi16(out, written, packed);
-    } else {
-      _mm256_mask_storeu_epi8(out, written, _mm512_cvtepi16_epi8(packed));
-    }
-    out += count;
-  }
-}
-
-/**
- * Whether decode_bmp_avx512 is used: where this CPU (and its OS) runs it, unless the environment
- * variable SIMDBRIDGE_NO_AVX512 is set (the tests run the portable decoder that way). Looked up
- * once, when the module is loaded.
- */
-const bool has_avx512_decode = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi2") &&
-                               __builtin_cpu_supports("bmi2") && std::getenv("SIMDBRIDGE_NO_AVX512") == nullptr;
-#endif
-
-/** Characters in valid UTF-8 (bytes that are not continuations), and the widest one's class. */
-struct utf8_census {
-  size_t characters = 0;
-  bool beyond_latin1 = false; // a lead byte 0xC4 or more: some character past U+00FF
-  bool beyond_bmp = false;    // a lead byte 0xF0 or more: some character past U+FFFF
-};
-
-inline utf8_census census(const uint8_t *s, size_t n) noexcept {
-  size_t continuations = 0;
-  utf8_census c;
-#if defined(__SSE2__)
-  // Sixteen bytes at a time, the last block too: a tape's strings are followed by their NUL and
-  // simdjson's padding, so reading up to 15 bytes past the end stays in the buffer, and the bytes
-  // past the end are masked to zero (ASCII, which counts for nothing). As signed bytes:
-  // continuations (0x80-0xBF) are below -64; leads from 0xC4 are -60 to -1, from 0xF0 -16 to -1.
-  // Counts add up per byte lane (a compare gives -1) and are summed every 255 rounds.
-  __m128i wide = _mm_setzero_si128(), past_bmp = _mm_setzero_si128();
-  const __m128i below_c4 = _mm_set1_epi8(-61), below_f0 = _mm_set1_epi8(-17), continuation_max = _mm_set1_epi8(-64);
-  const __m128i zero = _mm_setzero_si128();
-  const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  size_t i = 0;
-  while (i < n) {
-    __m128i counts = _mm_setzero_si128();
-    for (int round = 0; round < 255 && i < n; round++, i += 16) {
-      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
-      if (n - i < 16) { v = _mm_and_si128(v, _mm_cmpgt_epi8(_mm_set1_epi8(char(n - i)), lane)); }
-      if (_mm_movemask_epi8(v) == 0) { continue; } // ASCII: nothing to count
-      counts = _mm_sub_epi8(counts, _mm_cmpgt_epi8(continuation_max, v) /* v < -64 */);
-      const __m128i negative = _mm_cmplt_epi8(v, zero);
-      wide = _mm_or_si128(wide, _mm_and_si128(negative, _mm_cmpgt_epi8(v, below_c4)));
-      past_bmp = _mm_or_si128(past_bmp, _mm_and_si128(negative, _mm_cmpgt_epi8(v, below_f0)));
-    }
-    const __m128i sums = _mm_sad_epu8(counts, zero);
-    continuations += size_t(_mm_cvtsi128_si64(sums)) + size_t(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
-  }
-  c.beyond_latin1 = _mm_movemask_epi8(wide) != 0;
-  c.beyond_bmp = _mm_movemask_epi8(past_bmp) != 0;
-#else
-  for (size_t i = 0; i < n; i++) {
-    continuations += (s[i] & 0xC0) == 0x80;
-    c.beyond_latin1 |= s[i] >= 0xC4;
-    c.beyond_bmp |= s[i] >= 0xF0;
-  }
-#endif
-  c.characters = n - continuations;
-  return c;
-}
-
-/** Valid UTF-8 whose characters are all in the BMP into a str's UCS-1 or UCS-2 data. */
-template <typename Char> inline void decode_bmp(const uint8_t *s, size_t n, Char *out) noexcept {
-#ifdef SIMDBRIDGE_AVX512_DECODE
-  if (has_avx512_decode) {
-    decode_bmp_avx512(s, n, out);
-    return;
-  }
-#endif
-  decode_into(s, n, out);
-}
-
-/** A str of n ASCII bytes: one copy. */
-inline PyObject *ascii_str(const char *p, size_t n) {
-  PyObject *s = PyUnicode_New(Py_ssize_t(n), 127);
-  if (s != nullptr) { std::memcpy(PyUnicode_1BYTE_DATA(s), p, n); }
-  return s;
-}
-
-/**
- * A str from valid UTF-8 (simdjson validated it): counted (which tells ASCII apart), then
- * copied, or decoded into the narrowest kind.
- */
-PyObject *make_str(const char *p, size_t n) {
-  const auto *s = reinterpret_cast<const uint8_t *>(p);
-  const utf8_census c = census(s, n);
-  if (c.characters == n) { return ascii_str(p, n); }
-  const Py_UCS4 max_char = c.beyond_bmp ? 0x10FFFF : c.beyond_latin1 ? 0xFFFF : 0xFF;
-  PyObject *out = PyUnicode_New(Py_ssize_t(c.characters), max_char);
-  if (out == nullptr) { return nullptr; }
-  switch (PyUnicode_KIND(out)) {
-  case PyUnicode_1BYTE_KIND: decode_bmp(s, n, PyUnicode_1BYTE_DATA(out)); break;
-  case PyUnicode_2BYTE_KIND: decode_bmp(s, n, PyUnicode_2BYTE_DATA(out)); break;
-  default: decode_into(s, n, PyUnicode_4BYTE_DATA(out)); break;
-  }
-  return out;
-}
 
 /** A key: its hash computed, so that the dict need not (PyObject_Hash keeps it in the str). */
 inline PyObject *uncached_key(const char *p, size_t n) {
@@ -400,35 +194,10 @@ PyObject *build(const tape_view &t, size_t &i);
  * place: no hash probe and no insertion per key. The dict is the one json.loads makes, in every
  * way Python can observe (keys, order, values, tracking by the cyclic GC).
  *
- * Writing the values needs the layout of CPython 3.11's dict keys (Include/internal/
- * pycore_dict.h), mirrored here and checked on every template made: a template whose entries
- * are not where the mirror says is never used.
+ * Writing the values needs the layout of CPython 3.11's dict keys, mirrored in
+ * cpython_internals.h and checked on every template made: a template whose entries are not
+ * where the mirror says is never used.
  */
-struct dict_keys_header { // struct _dictkeysobject without its trailing arrays
-  Py_ssize_t dk_refcnt;
-  uint8_t dk_log2_size;
-  uint8_t dk_log2_index_bytes;
-  uint8_t dk_kind; // DICT_KEYS_UNICODE (1): str keys only, entries of two pointers
-  uint32_t dk_version;
-  Py_ssize_t dk_usable;
-  Py_ssize_t dk_nentries;
-};
-constexpr uint8_t dict_keys_unicode = 1;
-struct dict_entry { // PyDictUnicodeEntry
-  PyObject *key;
-  PyObject *value;
-};
-
-/** The entries of a combined dict of str keys, in insertion order (null for any other dict). */
-inline dict_entry *unicode_entries(PyObject *dict) noexcept {
-  auto *d = reinterpret_cast<PyDictObject *>(dict);
-  if (d->ma_values != nullptr) { return nullptr; }
-  auto *keys = reinterpret_cast<dict_keys_header *>(d->ma_keys);
-  if (keys->dk_kind != dict_keys_unicode || keys->dk_nentries != d->ma_used) { return nullptr; }
-  char *indices = reinterpret_cast<char *>(keys) + sizeof(dict_keys_header);
-  return reinterpret_cast<dict_entry *>(indices + (size_t(1) << keys->dk_log2_index_bytes));
-}
-
 constexpr uint32_t shape_max_members = 64;
 constexpr size_t shape_slots = 512;
 /** Misses in a row after which a slot's template gives way to the shape that missed it. */
@@ -650,38 +419,16 @@ PyObject *build(const tape_view &t, size_t &i) {
 } // namespace
 
 PyObject *build_value(const tape_view &tape, size_t i) {
-  // The cyclic GC would scan the growing tree again and again as containers are made (a third
-  // of the time, measured); a tree from JSON has no cycles, so it waits until the tree is done.
+  // The cyclic GC would scan the growing tree again and again as containers are made; a tree
+  // from JSON has no cycles, so it waits until the tree is done.
   const int was_enabled = PyGC_Disable();
   PyObject *value = build_any(tape, i);
   if (was_enabled) { PyGC_Enable(); }
   return value;
 }
 
-size_t find_pointer(const tape_view &t, size_t i, std::string_view pointer, bool &bad_pointer) {
-  bad_pointer = false;
-  if (pointer.empty()) { return i; }
-  if (pointer[0] != '/') {
-    bad_pointer = true;
-    return SIZE_MAX;
-  }
-  size_t at = 1;
-  std::string token;
-  while (true) {
-    // The next token, RFC 6901's ~1 and ~0 undone.
-    token.clear();
-    while (at < pointer.size() && pointer[at] != '/') {
-      if (pointer[at] == '~') {
-        if (at + 1 == pointer.size() || (pointer[at + 1] != '0' && pointer[at + 1] != '1')) {
-          bad_pointer = true;
-          return SIZE_MAX;
-        }
-        token.push_back(pointer[at + 1] == '0' ? '~' : '/');
-        at += 2;
-      } else {
-        token.push_back(pointer[at++]);
-      }
-    }
+size_t find_pointer(const tape_view &t, size_t i, const std::vector<std::string> &tokens) {
+  for (const std::string &token : tokens) {
     const tape_kind kind = t.kind(i);
     if (kind == tape_kind::object) {
       size_t found = SIZE_MAX;
@@ -690,20 +437,17 @@ size_t find_pointer(const tape_view &t, size_t i, std::string_view pointer, bool
       }
       i = found;
     } else if (kind == tape_kind::array) {
-      size_t index = 0;
-      bool numeric = !token.empty() && token.size() < 19 && (token.size() == 1 || token[0] != '0');
-      for (char c : token) { numeric = numeric && c >= '0' && c <= '9'; }
-      if (!numeric) { return SIZE_MAX; }
-      for (char c : token) { index = index * 10 + size_t(c - '0'); }
+      const int64_t index = json_pointer_index(token);
+      if (index < 0) { return SIZE_MAX; }
       size_t j = i + 1;
-      for (size_t k = 0; k < index && t.kind(j) != tape_kind::array_end; k++) { j = t.next(j); }
+      for (int64_t k = 0; k < index && t.kind(j) != tape_kind::array_end; k++) { j = t.next(j); }
       i = t.kind(j) == tape_kind::array_end ? SIZE_MAX : j;
     } else {
       return SIZE_MAX;
     }
-    if (i == SIZE_MAX || at >= pointer.size()) { return i; }
-    at++; // past the '/'
+    if (i == SIZE_MAX) { return i; }
   }
+  return i;
 }
 
 } // namespace simdbridge::python

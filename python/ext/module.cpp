@@ -130,7 +130,7 @@ PyObject *parse(PyObject *, PyObject *obj) {
   return view;
 }
 
-/** checksum(data, *, stream=False): ../shared/spec/checksum.md of a document or a stream. */
+/** checksum(data, *, stream=False): docs/checksum.md of a document or a stream. */
 PyObject *checksum(PyObject *, PyObject *args, PyObject *kwargs) {
   static const char *keywords[] = {"data", "stream", nullptr};
   PyObject *data;
@@ -333,7 +333,7 @@ PyMODINIT_FUNC PyInit__core() {
   state.stream_error = Py_XNewRef(state.json_decode_error);
   state.limit_error = Py_XNewRef(state.json_decode_error);
   if (!state.json_loads || !state.json_dumps || !state.json_decode_error || !init_views(module) ||
-      !init_streams(module) || !init_arrow(module)) {
+      !init_streams(module) || !init_arrow(module) || !add_dumpb_options(module)) {
     Py_DECREF(module);
     return nullptr;
   }

@@ -143,7 +143,7 @@ struct stream_iterator {
   size_t end_index;                // comma, array: the array's end
   PyObject *fallback;              // comma, array where json read the input: an iterator
   bool views;                      // parse_many
-  std::vector<std::string> *pointers; // fields=, or null
+  std::vector<std::vector<std::string>> *pointers; // fields=, as their tokens, or null
   bool single_field;
   PyObject *default_value;
   PyObject *fn;                    // map_many: called on each document
@@ -154,31 +154,10 @@ PyTypeObject StreamIteratorType = {PyVarObject_HEAD_INIT(nullptr, 0)};
 
 const char *const format_names[] = {"whitespace", "lines", "json_seq", "comma", "array"};
 
-bool pointer_is_valid(const std::string &p) {
-  if (p.empty()) { return true; }
-  if (p[0] != '/') { return false; }
-  for (size_t i = 0; i < p.size(); i++) {
-    if (p[i] == '~' && (i + 1 == p.size() || (p[i + 1] != '0' && p[i + 1] != '1'))) { return false; }
-  }
-  return true;
-}
-
 /** The value at a pointer in plain Python objects (a document json read), or null if none. */
-PyObject *resolve_in_objects(PyObject *value, const std::string &pointer) {
+PyObject *resolve_in_objects(PyObject *value, const std::vector<std::string> &tokens) {
   Py_INCREF(value);
-  size_t at = 1;
-  while (!pointer.empty() && at <= pointer.size()) {
-    size_t slash = pointer.find('/', at);
-    if (slash == std::string::npos) { slash = pointer.size(); }
-    std::string token;
-    for (size_t i = at; i < slash; i++) {
-      if (pointer[i] == '~') {
-        token.push_back(pointer[i + 1] == '0' ? '~' : '/');
-        i++;
-      } else {
-        token.push_back(pointer[i]);
-      }
-    }
+  for (const std::string &token : tokens) {
     PyObject *next = nullptr;
     if (PyDict_Check(value)) {
       PyObject *key = PyUnicode_DecodeUTF8(token.data(), Py_ssize_t(token.size()), "surrogatepass");
@@ -187,10 +166,9 @@ PyObject *resolve_in_objects(PyObject *value, const std::string &pointer) {
         Py_XINCREF(next);
         Py_DECREF(key);
       }
-    } else if (PyList_Check(value) && !token.empty() && (token.size() == 1 || token[0] != '0') &&
-               token.find_first_not_of("0123456789") == std::string::npos && token.size() < 19) {
-      const size_t index = std::stoull(token);
-      if (index < size_t(PyList_GET_SIZE(value))) {
+    } else if (PyList_Check(value)) {
+      const int64_t index = json_pointer_index(token);
+      if (index >= 0 && index < int64_t(PyList_GET_SIZE(value))) {
         next = PyList_GET_ITEM(value, Py_ssize_t(index));
         Py_INCREF(next);
       }
@@ -198,7 +176,6 @@ PyObject *resolve_in_objects(PyObject *value, const std::string &pointer) {
     Py_DECREF(value);
     if (next == nullptr) { return nullptr; }
     value = next;
-    at = slash + 1;
   }
   return value;
 }
@@ -209,16 +186,15 @@ PyObject *take_fields(stream_iterator *it, PyObject *owner, const tape_view *tap
   PyObject *tuple = it->single_field ? nullptr : PyTuple_New(Py_ssize_t(n));
   if (!it->single_field && tuple == nullptr) { return nullptr; }
   for (size_t k = 0; k < n; k++) {
-    const std::string &pointer = (*it->pointers)[k];
+    const std::vector<std::string> &tokens = (*it->pointers)[k];
     PyObject *value;
     if (tape != nullptr) {
-      bool bad = false;
-      const size_t at = find_pointer(*tape, index, pointer, bad);
+      const size_t at = find_pointer(*tape, index, tokens);
       value = at == SIZE_MAX ? Py_NewRef(it->default_value)
               : it->views    ? make_view(owner, *tape, at)
                              : build_value(*tape, at);
     } else {
-      value = resolve_in_objects(objects, pointer);
+      value = resolve_in_objects(objects, tokens);
       if (value == nullptr && !PyErr_Occurred()) { value = Py_NewRef(it->default_value); }
     }
     if (value == nullptr) {
@@ -517,7 +493,7 @@ PyObject *make_iterator(PyObject *args, PyObject *kwargs, mode m) {
   it->busy = false;
   PyObject *self = reinterpret_cast<PyObject *>(it);
   if (fields != Py_None) {
-    it->pointers = new std::vector<std::string>();
+    it->pointers = new std::vector<std::vector<std::string>>();
     it->single_field = PyUnicode_Check(fields);
     PyObject *list = it->single_field ? PyTuple_Pack(1, fields) : PySequence_Tuple(fields);
     if (list == nullptr) {
@@ -534,9 +510,9 @@ PyObject *make_iterator(PyObject *args, PyObject *kwargs, mode m) {
         Py_DECREF(self);
         return nullptr;
       }
-      it->pointers->emplace_back(utf8, size_t(n));
-      if (!pointer_is_valid(it->pointers->back())) {
-        raise_bad_pointer(it->pointers->back());
+      it->pointers->emplace_back();
+      if (!parse_json_pointer(std::string_view(utf8, size_t(n)), it->pointers->back())) {
+        raise_bad_pointer(std::string_view(utf8, size_t(n)));
         Py_DECREF(list);
         Py_DECREF(self);
         return nullptr;

@@ -16,15 +16,15 @@
 #endif
 
 #include "common.h"
+#include "cpython_internals.h"
 #include "simdbridge/writer.h"
 
 namespace simdbridge::python {
 
 /**
  * The output: a growable byte buffer. reserve() once per value, then unchecked writes (a
- * std::string's append costs a call and a check per piece: 30% of dumps, measured). Its storage
- * is malloc's, or, made with `into_bytes`, a bytes object's, which take_bytes() hands over
- * without a copy (dumpb: the copy into a new bytes was 4 to 9% of its time).
+ * std::string's append costs a call and a check per piece). Its storage is malloc's, or, made
+ * with `into_bytes`, a bytes object's, which take_bytes() hands over without a copy.
  */
 class output {
 public:
@@ -126,29 +126,6 @@ private:
   bool in_bytes_ = false;
   char *data_ = nullptr;
 };
-
-/**
- * An int's value where CPython holds it in at most two digits (|v| < 2^60 on 64-bit builds), read
- * from the object; false for any other (the caller asks CPython, which handles every int). Most
- * ints are small: PyLong_AsLongLongAndOverflow's call and checks were a third of writing one.
- */
-inline bool small_int(PyObject *obj, int64_t &v) {
-#if PY_VERSION_HEX >= 0x030C0000
-  PyLongObject *l = reinterpret_cast<PyLongObject *>(obj);
-  if (!PyUnstable_Long_IsCompact(l)) { return false; }
-  v = int64_t(PyUnstable_Long_CompactValue(l));
-  return true;
-#else
-  // 3.10 and 3.11: the sign and the count of 30-bit digits are ob_size's, least significant first.
-  const Py_ssize_t size = Py_SIZE(obj);
-  const digit *d = reinterpret_cast<PyLongObject *>(obj)->ob_digit;
-  if (size < -2 || size > 2) { return false; }
-  const int64_t magnitude = size == 0 ? 0 : (size == 1 || size == -1) ? int64_t(d[0])
-                                      : int64_t(d[0]) | int64_t(d[1]) << PyLong_SHIFT;
-  v = size < 0 ? -magnitude : magnitude;
-  return true;
-#endif
-}
 
 /** An unsigned 64-bit integer's digits (unchecked: the caller reserves 24 bytes, see write_decimal_digits). */
 inline void put_uint64(output &out, uint64_t v) { out.advance(write_decimal_digits(v, out.tail())); }

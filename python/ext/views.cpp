@@ -256,9 +256,11 @@ PyObject *view_at_pointer(PyObject *self, PyObject *arg) {
     if (!PyErr_Occurred()) { PyErr_SetString(PyExc_TypeError, "at_pointer takes a str"); }
     return nullptr;
   }
-  bool bad = false;
-  const size_t at = find_pointer(v->tape, v->index, std::string_view(pointer, size_t(n)), bad);
-  if (bad) { return raise_bad_pointer(std::string_view(pointer, size_t(n))); }
+  std::vector<std::string> tokens;
+  if (!parse_json_pointer(std::string_view(pointer, size_t(n)), tokens)) {
+    return raise_bad_pointer(std::string_view(pointer, size_t(n)));
+  }
+  const size_t at = find_pointer(v->tape, v->index, tokens);
   if (at == SIZE_MAX) {
     PyErr_SetObject(PyExc_KeyError, arg);
     return nullptr;

@@ -4,8 +4,13 @@ and -0.0 told apart) to compare simdbridge's values with json's."""
 import math
 import os
 import pathlib
+import sys
 
 import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "core" / "tests" / "reference"))
+from checksum_reference import spec_vectors  # noqa: E402  (docs/checksum.md's vectors, read once for every suite)
 
 DATA = pathlib.Path(os.environ.get("SIMDBRIDGE_DATA", pathlib.Path(__file__).resolve().parents[2] / ".." / "shared" / "data"))
 

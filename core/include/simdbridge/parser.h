@@ -11,7 +11,7 @@
 #include "simdbridge/error.h"
 #include "simdbridge/input.h"
 #include "simdbridge/result.h"
-#include "simdbridge/tape.h"
+#include "simdbridge/binding_tape.h"
 
 namespace simdbridge {
 
@@ -40,7 +40,7 @@ struct parser_options {
 };
 
 /**
- * Reads JSON text: computes the checksum of ../shared/spec/checksum.md, or validates.
+ * Reads JSON text: computes the checksum of docs/checksum.md, or validates.
  *
  * A parser keeps buffers that grow to the largest input it has seen, so reuse one; it is not
  * thread-safe, so use one per thread. Nothing here throws: a parser that could not allocate
@@ -106,18 +106,18 @@ public:
 
   /**
    * Parses one document (fully validated) into the caller's arrays as a binding tape (see
-   * tape.h): every value with its byte offset, strings unescaped, numbers past 64 bits or past
+   * binding_tape.h): every value with its byte offset, strings unescaped, numbers past 64 bits or past
    * the double range as their tokens. Where the arrays are too small it returns
    * error_code::output_too_small, and `out` says the sizes needed.
    *
    * Example:
    *
    *     std::vector<uint64_t> words(1024); std::vector<uint8_t> strings(4096);
-   *     simdbridge::tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
-   *     simdbridge::error e = parser.to_tape(simdbridge::input::copy_of(R"({"a":[1,"x"]})"), out);
-   *     // words[0] >> 56 == tape_entry::object; out.words_used == 10
+   *     simdbridge::binding_tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
+   *     simdbridge::error e = parser.to_binding_tape(simdbridge::input::copy_of(R"({"a":[1,"x"]})"), out);
+   *     // words[0] >> 56 == binding_tape_entry::object; out.words_used == 10
    */
-  error to_tape(input in, tape_buffer &out) noexcept;
+  error to_binding_tape(input in, binding_tape_buffer &out) noexcept;
 
   /**
    * Gives back the memory the buffers grew to for large inputs (the padded copy, simdjson's

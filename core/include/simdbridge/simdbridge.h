@@ -5,6 +5,7 @@
 
 #include "simdbridge/error.h"
 #include "simdbridge/input.h"
+#include "simdbridge/json_pointer.h"
 #include "simdbridge/msgpack.h"
 #include "simdbridge/parser.h"
 #include "simdbridge/result.h"

@@ -110,7 +110,7 @@ void simdbridge_parser_free(simdbridge_parser *parser);
 /** Gives back the memory the parser's buffers grew to for large inputs (parser::trim). */
 void simdbridge_parser_trim(simdbridge_parser *parser);
 
-/** The checksum (../shared/spec/checksum.md) of one JSON document. */
+/** The checksum (docs/checksum.md) of one JSON document. */
 simdbridge_result simdbridge_checksum(simdbridge_parser *parser, const uint8_t *data,
                                       size_t length, size_t capacity);
 
@@ -150,12 +150,16 @@ typedef struct simdbridge_column {
   uint64_t string_size;      /* out, strings: bytes written */
 } simdbridge_column;
 
+/** What simdbridge_extract writes into its status_out[2]. */
+#define SIMDBRIDGE_EXTRACT_STATUS_CONSUMED 0 /* the bytes consumed: where the next call starts */
+#define SIMDBRIDGE_EXTRACT_STATUS_COLUMN 1   /* the column of a type mismatch or an invalid pointer, else -1 (as uint64) */
+
 /**
  * Extracts columns from a batch of NDJSON records (one JSON document per line; blank lines are
  * not records) in one call. Every record is fully validated. Stops before the record that
- * would overflow max_rows or a string column's capacity; status_out[0] receives the bytes
- * consumed (where the next call starts), status_out[1] the column of a type mismatch or an
- * invalid pointer (else -1, as uint64). On success, value is the number of rows written.
+ * would overflow max_rows or a string column's capacity; status_out (SIMDBRIDGE_EXTRACT_STATUS_*)
+ * receives the bytes consumed and the column at fault. On success, value is the number of rows
+ * written.
  */
 simdbridge_result simdbridge_extract(simdbridge_parser *parser, const uint8_t *data,
                                      size_t length, size_t capacity, simdbridge_column *columns,
@@ -178,15 +182,20 @@ simdbridge_result simdbridge_document_field(simdbridge_parser *parser, const cha
                                             size_t pointer_length, int32_t type, uint8_t *out,
                                             size_t out_capacity);
 
+/** What simdbridge_binding_tape writes into its status_out[3]. */
+#define SIMDBRIDGE_BINDING_TAPE_STATUS_WORDS 0   /* the words written; with SIMDBRIDGE_OUTPUT_TOO_SMALL, the words needed */
+#define SIMDBRIDGE_BINDING_TAPE_STATUS_STRINGS 1 /* the string bytes written, or needed */
+#define SIMDBRIDGE_BINDING_TAPE_STATUS_OFFSET 2  /* an error's byte offset */
+
 /**
  * Parses one document (fully validated) into the caller's arrays as a binding tape (see
- * simdbridge/tape.h): `words` receives two 64-bit words per value and per key, `strings` the
- * unescaped UTF-8 of strings and keys. Returns a simdbridge_error code; status_out[0] receives
- * the words written, status_out[1] the string bytes written (with SIMDBRIDGE_OUTPUT_TOO_SMALL:
- * the sizes needed, to grow the arrays to and call again), status_out[2] an error's byte offset.
- * Returns a plain integer, so that an FFM downcall allocates nothing for its result.
+ * simdbridge/binding_tape.h): `words` receives two 64-bit words per value and per key, `strings` the
+ * unescaped UTF-8 of strings and keys. Returns a simdbridge_error code and fills status_out
+ * (SIMDBRIDGE_BINDING_TAPE_STATUS_*); with SIMDBRIDGE_OUTPUT_TOO_SMALL, grow the arrays to the sizes it
+ * gives and call again. Returns a plain integer, so that an FFM downcall allocates nothing for
+ * its result.
  */
-int32_t simdbridge_tape(simdbridge_parser *parser, const uint8_t *data, size_t length, size_t capacity,
+int32_t simdbridge_binding_tape(simdbridge_parser *parser, const uint8_t *data, size_t length, size_t capacity,
                         uint64_t *words, size_t word_capacity, uint8_t *strings, size_t string_capacity,
                         uint64_t *status_out);
 

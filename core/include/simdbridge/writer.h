@@ -44,9 +44,8 @@ struct decimal {
 /**
  * The shortest decimal that reads back as `d` (finite; its sign is the caller's), and of those
  * the closest to `d` (on a tie, the even significand): the digits of Python's repr(float) and of
- * std::to_chars. No trailing zeros in the significand (0 for zero); at most 17 digits. 27 ns a
- * double here against 70 for std::to_chars in GCC 12 (Schubfach: one table lookup, three
- * 128-bit multiplications).
+ * std::to_chars. No trailing zeros in the significand (0 for zero); at most 17 digits. Schubfach:
+ * one table lookup and three 128-bit multiplications, no loop over digits.
  */
 decimal shortest_decimal(double d) noexcept;
 
@@ -54,7 +53,7 @@ decimal shortest_decimal(double d) noexcept;
  * The decimal digits of `v`, most significant first, with no leading zero ("0" for 0), into `out`,
  * which must have room for 24 bytes: the digits are made eight at a time in one 64-bit word each
  * and stored whole, so up to 7 bytes past the last digit are written over. Returns the count
- * (1 to 20). Measured at 11 ns for 17 digits, against 15 ns for std::to_chars in GCC 12.
+ * (1 to 20). No division and no loop per digit.
  */
 inline size_t write_decimal_digits(uint64_t v, char *out) noexcept {
   // The 8 digits of x < 10^8, leading zeros included, as ASCII in one little-endian word: x's

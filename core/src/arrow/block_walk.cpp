@@ -43,11 +43,11 @@ public:
   block_walk(const uint8_t *buf, size_t size, const uint32_t *index, size_t count,
              const simdjson::internal::dom_parser_implementation &impl, const arrow_read_options &options,
              std::vector<uint8_t> &scratch, bool *bad)
-      : buf_(buf), size_(size), index_(index), count_(count), impl_(impl), scratch_(scratch), bad_(bad),
+      : buf_(buf), size_(size), index_(index), count_(count), impl_(impl), scratch_(scratch),
         max_depth_(options.limits.max_depth), max_record_(options.limits.max_document_length),
         max_string_(options.limits.max_string_length), error_on_unknown_(options.error_on_unknown_fields),
         validate_(options.validate_skipped), any_string_(options.any_value_as_string),
-        spark_temporals_(options.spark_temporals) {}
+        spark_temporals_(options.spark_temporals), bad_(bad) {}
 
   /**
    * Every record of the block into `batch`; false where it refuses. A record is an object alone
@@ -227,10 +227,10 @@ private:
 
   bool integer(column &c, uint32_t at) {
     parsed_number number;
-    if (!parse_number_at(buf_ + at, number) || number.kind == tape_entry::float64) { return false; }
+    if (!parse_number_at(buf_ + at, number) || number.kind == binding_tape_entry::float64) { return false; }
     const int64_t i = int64_t(number.bits);
     const uint64_t u = number.bits;
-    const bool negative = number.kind == tape_entry::int64 && i < 0;
+    const bool negative = number.kind == binding_tape_entry::int64 && i < 0;
     const field &f = *c.type;
     const unsigned bits = unsigned(f.width() * 8);
     if (f.is_signed()) {
@@ -337,7 +337,7 @@ private:
       }
     } else {
       parsed_number number;
-      if (!parse_number_at(buf_ + at, number) || number.kind != tape_entry::int64) { return false; }
+      if (!parse_number_at(buf_ + at, number) || number.kind != binding_tape_entry::int64) { return false; }
       value = int64_t(number.bits);
       if (spark_temporals_ && (f.type == kind::date32 || !to_unit(value, 0, f.unit, value))) { return false; }
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// JSON to MessagePack: each document read onto a binding tape (parser::to_tape: validated, its
+// JSON to MessagePack: each document read onto a binding tape (parser::to_binding_tape: validated, its
 // strings unescaped, its containers' counts known), then sized and written from the tape in two
 // linear passes, with no object built.
 #include <charconv>
@@ -11,12 +11,12 @@
 
 #include "blocks.h"
 #include "simdbridge/msgpack.h"
-#include "simdbridge/tape.h"
+#include "simdbridge/binding_tape.h"
 
 namespace simdbridge {
 namespace {
 
-inline tape_entry kind_of(uint64_t word) noexcept { return tape_entry(word >> 56); }
+inline binding_tape_entry kind_of(uint64_t word) noexcept { return binding_tape_entry(word >> 56); }
 
 /** The bytes of an integer in its smallest MessagePack form (positive ones unsigned, as msgpack-python packs them). */
 inline size_t int_size(int64_t v) noexcept {
@@ -92,7 +92,7 @@ inline uint8_t *put_container(uint8_t *p, uint8_t fix, uint8_t tag16, uint32_t n
 }
 
 /**
- * A number simdjson leaves to its token (tape_entry::big_number: an integer past 64 bits, a
+ * A number simdjson leaves to its token (binding_tape_entry::big_number: an integer past 64 bits, a
  * number past the double range) as the double Python's float() makes of it: the nearest, or
  * an infinity, or a zero.
  */
@@ -133,21 +133,21 @@ struct tape_document {
     for (size_t i = 0; i < word_count; i += 2) {
       const uint64_t w0 = words[i], w1 = words[i + 1];
       switch (kind_of(w0)) {
-      case tape_entry::object:
-      case tape_entry::array: n += container_header_size(uint32_t(w1)); break;
-      case tape_entry::string:
-        if (w0 & tape_lone_surrogate) { return {error_code::unsupported_value, w0 & tape_offset_mask}; }
+      case binding_tape_entry::object:
+      case binding_tape_entry::array: n += container_header_size(uint32_t(w1)); break;
+      case binding_tape_entry::string:
+        if (w0 & binding_tape_lone_surrogate) { return {error_code::unsupported_value, w0 & binding_tape_offset_mask}; }
         n += str_header_size(uint32_t(w1)) + uint32_t(w1);
         break;
-      case tape_entry::int64: n += int_size(int64_t(w1)); break;
-      case tape_entry::float64: {
+      case binding_tape_entry::int64: n += int_size(int64_t(w1)); break;
+      case binding_tape_entry::float64: {
         double d;
         std::memcpy(&d, &w1, 8);
-        n += negative_zero_integer(d, json, w0 & tape_offset_mask, json_size) ? 1 : 9;
+        n += negative_zero_integer(d, json, w0 & binding_tape_offset_mask, json_size) ? 1 : 9;
         break;
       }
-      case tape_entry::uint64:
-      case tape_entry::big_number: n += 9; break;
+      case binding_tape_entry::uint64:
+      case binding_tape_entry::big_number: n += 9; break;
       default: n += 1; break; // true, false, null
       }
     }
@@ -160,9 +160,9 @@ struct tape_document {
     for (size_t i = 0; i < word_count; i += 2) {
       const uint64_t w0 = words[i], w1 = words[i + 1];
       switch (kind_of(w0)) {
-      case tape_entry::object: p = put_container(p, 0x80, 0xde, uint32_t(w1)); break;
-      case tape_entry::array: p = put_container(p, 0x90, 0xdc, uint32_t(w1)); break;
-      case tape_entry::string: {
+      case binding_tape_entry::object: p = put_container(p, 0x80, 0xde, uint32_t(w1)); break;
+      case binding_tape_entry::array: p = put_container(p, 0x90, 0xdc, uint32_t(w1)); break;
+      case binding_tape_entry::string: {
         const uint32_t n = uint32_t(w1);
         if (n < 32) {
           *p++ = uint8_t(0xa0 | n);
@@ -179,23 +179,23 @@ struct tape_document {
         p += n;
         break;
       }
-      case tape_entry::int64: p = put_int(p, int64_t(w1)); break;
-      case tape_entry::uint64: p = put64(p, 0xcf, w1); break;
-      case tape_entry::float64: {
+      case binding_tape_entry::int64: p = put_int(p, int64_t(w1)); break;
+      case binding_tape_entry::uint64: p = put64(p, 0xcf, w1); break;
+      case binding_tape_entry::float64: {
         double d;
         std::memcpy(&d, &w1, 8);
-        if (negative_zero_integer(d, json, w0 & tape_offset_mask, json_size)) {
+        if (negative_zero_integer(d, json, w0 & binding_tape_offset_mask, json_size)) {
           *p++ = 0;
         } else {
           p = put_double(p, d);
         }
         break;
       }
-      case tape_entry::big_number:
-        p = put_double(p, big_number_value(json + (w0 & tape_offset_mask), size_t(w1)));
+      case binding_tape_entry::big_number:
+        p = put_double(p, big_number_value(json + (w0 & binding_tape_offset_mask), size_t(w1)));
         break;
-      case tape_entry::true_value: *p++ = 0xc3; break;
-      case tape_entry::false_value: *p++ = 0xc2; break;
+      case binding_tape_entry::true_value: *p++ = 0xc3; break;
+      case binding_tape_entry::false_value: *p++ = 0xc2; break;
       default: *p++ = 0xc0; break;
       }
     }
@@ -216,13 +216,13 @@ struct converter {
       words.resize(std::max<size_t>(64, in.size / 2));
       strings.resize(std::max<size_t>(64, in.size + 16));
     }
-    tape_buffer tape{words.data(), words.size(), strings.data(), strings.size()};
-    error e = p.to_tape(in, tape);
+    binding_tape_buffer tape{words.data(), words.size(), strings.data(), strings.size()};
+    error e = p.to_binding_tape(in, tape);
     if (e.code == error_code::output_too_small) {
       words.resize(std::max(tape.words_used + 16, words.size()));
       strings.resize(std::max(tape.strings_used + 16, strings.size()));
-      tape = tape_buffer{words.data(), words.size(), strings.data(), strings.size()};
-      e = p.to_tape(in, tape);
+      tape = binding_tape_buffer{words.data(), words.size(), strings.data(), strings.size()};
+      e = p.to_binding_tape(in, tape);
     }
     if (!e.ok()) { return e; }
     doc = tape_document{words.data(), tape.words_used, strings.data(), in.data, in.size};

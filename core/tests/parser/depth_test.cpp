@@ -14,7 +14,7 @@
 #include "simdbridge/document.h"
 #include "simdbridge/parser.h"
 #include "simdbridge/stream.h"
-#include "simdbridge/tape.h"
+#include "simdbridge/binding_tape.h"
 #include "test_support.h"
 
 namespace simdbridge::test {
@@ -27,8 +27,8 @@ size_t heap_in_use() { return mallinfo2().uordblks; }
 uint64_t tape_words(parser &p, const std::string &json, error &e) {
   std::vector<uint64_t> words(2 * json.size() + 64);
   std::vector<uint8_t> strings(json.size() + 64);
-  tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
-  e = p.to_tape(input::copy_of(json), out);
+  binding_tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
+  e = p.to_binding_tape(input::copy_of(json), out);
   return out.words_used;
 }
 

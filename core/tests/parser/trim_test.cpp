@@ -8,7 +8,7 @@
 
 #include "simdbridge/parser.h"
 #include "simdbridge/simdbridge_c.h"
-#include "simdbridge/tape.h"
+#include "simdbridge/binding_tape.h"
 #include "test_support.h"
 
 namespace simdbridge::test {
@@ -41,8 +41,8 @@ answers read_all_ways(parser &p, const std::string &json) {
   EXPECT_TRUE(p.validate(input::copy_of(json)).ok());
   std::vector<uint64_t> words(json.size() + 64);
   std::vector<uint8_t> strings(json.size() + 64);
-  tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
-  EXPECT_TRUE(p.to_tape(input::copy_of(json), out).ok());
+  binding_tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
+  EXPECT_TRUE(p.to_binding_tape(input::copy_of(json), out).ok());
   a.words = out.words_used;
   a.tape.assign(words.begin(), words.begin() + ptrdiff_t(out.words_used));
   return a;

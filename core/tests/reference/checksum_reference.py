@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""An independent reference for ../shared/spec/checksum.md, written on Python's json module.
+"""An independent reference for docs/checksum.md, written on Python's json module.
 
 It shares no code with the core (no simdjson, no C++): the core's tests compare the engine
 with what this program computes.
@@ -13,6 +13,9 @@ with what this program computes.
                                                   per line, each document and its checksum
     checksum_reference.py random-streams OUT SEED COUNT
                                                   the same for streams of random documents
+    checksum_reference.py vectors OUT            the test vectors of docs/checksum.md, checked
+                                                  against this reference first: <16 hex> <hex
+                                                  bytes> per line, the stream vector last
     checksum_reference.py extract OUT FILE POINTER:TYPE...
                                                   batch field extraction: for each record (line)
                                                   of FILE, one tab-separated cell per pointer
@@ -22,8 +25,11 @@ import glob
 import json
 import os
 import random
+import re
 import struct
 import sys
+
+SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "docs", "checksum.md")
 
 SEED = 0xCBF29CE484222325
 PRIME = 0x100000001B3
@@ -240,6 +246,20 @@ def random_stream(rng):
     return text + rng.choice(["", "\n", " \n"])
 
 
+def spec_vectors(path=SPEC):
+    """The test vectors of the contract, read from its table: [(JSON text, 16 hex)], and the
+    stream vector (its text, with the table's \\n as newlines, and its 16 hex). Every front end's
+    tests take them from here (Python) or from the file `vectors` writes (C++), or read the same
+    table (JVM)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    rows = re.findall(r"^\| `(.+?)` \| `([0-9a-f]{16})` \|$", text, re.M)
+    stream = re.search(r"^Stream `(.+?)` .*?: `([0-9a-f]{16})`", text, re.M)
+    if len(rows) < 15 or stream is None:
+        raise ValueError("%s: the test vectors' table was not found" % path)
+    return rows, (stream.group(1).replace("\\n", "\n"), stream.group(2))
+
+
 MISSING = object()
 
 
@@ -309,6 +329,19 @@ def main(argv):
         with open(argv[1], "w") as out:
             for path in paths:
                 out.write("%016x  %s\n" % (checksum_of_file(path), os.path.relpath(path, data)))
+        return 0
+    if len(argv) == 2 and argv[0] == "vectors":
+        rows, (stream_text, stream_want) = spec_vectors()
+        with open(argv[1], "w") as out:
+            for text, want in rows:
+                if "%016x" % document_checksum(text) != want:
+                    sys.stderr.write("the reference disagrees with the contract on %s\n" % text)
+                    return 1
+                out.write("%s %s\n" % (want, text.encode("utf-8").hex()))
+            if "%016x" % stream_checksum(stream_text) != stream_want:
+                sys.stderr.write("the reference disagrees with the contract's stream vector\n")
+                return 1
+            out.write("%s %s\n" % (stream_want, stream_text.encode("utf-8").hex()))
         return 0
     if len(argv) >= 4 and argv[0] == "extract":
         columns = [spec.rsplit(":", 1) for spec in argv[3:]]

@@ -17,7 +17,7 @@
 #include "simdbridge/document.h"
 #include "simdbridge/parser.h"
 #include "simdbridge/stream.h"
-#include "simdbridge/tape.h"
+#include "simdbridge/binding_tape.h"
 #include "test_support.h"
 
 namespace simdbridge::test {
@@ -67,8 +67,8 @@ void read_everywhere(const std::string &json) {
   static_cast<void>(p.checksum_stream(input::copy_of(json)));
   std::vector<uint64_t> words(json.size() + 64);
   std::vector<uint8_t> strings(json.size() + 64);
-  tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
-  static_cast<void>(p.to_tape(input::copy_of(json), out));
+  binding_tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
+  static_cast<void>(p.to_binding_tape(input::copy_of(json), out));
   document doc;
   static_cast<void>(p.parse(input::copy_of(json), doc));
 }

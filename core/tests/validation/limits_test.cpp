@@ -11,7 +11,7 @@
 #include "simdbridge/parser.h"
 #include "simdbridge/simdbridge_c.h"
 #include "simdbridge/stream.h"
-#include "simdbridge/tape.h"
+#include "simdbridge/binding_tape.h"
 #include "test_support.h"
 
 namespace simdbridge::test {
@@ -20,8 +20,8 @@ namespace {
 error tape_error(parser &p, const std::string &json) {
   std::vector<uint64_t> words(2 * json.size() + 64);
   std::vector<uint8_t> strings(json.size() + 64);
-  tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
-  return p.to_tape(input::copy_of(json), out);
+  binding_tape_buffer out{words.data(), words.size(), strings.data(), strings.size()};
+  return p.to_binding_tape(input::copy_of(json), out);
 }
 
 std::string every_entry_point(parser &p, const std::string &json) {

@@ -100,21 +100,10 @@ __all__ = ["JSONDecodeError", "JSONDecoder", "JSONEncoder", "StreamError", "Limi
            "OPT_PASSTHROUGH_SUBCLASS", "OPT_SERIALIZE_DATACLASS", "OPT_SERIALIZE_NUMPY", "OPT_SERIALIZE_UUID",
            "OPT_SORT_KEYS", "OPT_STRICT_INTEGER", "OPT_UTC_Z"]
 
-# dumpb's options: orjson's flags, with orjson's values.
-OPT_INDENT_2 = 1
-OPT_NAIVE_UTC = 2
-OPT_NON_STR_KEYS = 4
-OPT_OMIT_MICROSECONDS = 8
-OPT_SERIALIZE_NUMPY = 16  # accepted; numpy's types are not serialized (they go to default)
-OPT_SORT_KEYS = 32
-OPT_STRICT_INTEGER = 64
-OPT_UTC_Z = 128
-OPT_PASSTHROUGH_SUBCLASS = 256
-OPT_PASSTHROUGH_DATETIME = 512
-OPT_APPEND_NEWLINE = 1024
-OPT_PASSTHROUGH_DATACLASS = 2048
-OPT_SERIALIZE_DATACLASS = 0  # the default, as in orjson
-OPT_SERIALIZE_UUID = 0  # the default, as in orjson
+# dumpb's options: orjson's flags, with orjson's values (defined once, by the extension).
+from ._core import (OPT_APPEND_NEWLINE, OPT_INDENT_2, OPT_NAIVE_UTC, OPT_NON_STR_KEYS, OPT_OMIT_MICROSECONDS,
+                    OPT_PASSTHROUGH_DATACLASS, OPT_PASSTHROUGH_DATETIME, OPT_PASSTHROUGH_SUBCLASS, OPT_SERIALIZE_DATACLASS,
+                    OPT_SERIALIZE_NUMPY, OPT_SERIALIZE_UUID, OPT_SORT_KEYS, OPT_STRICT_INTEGER, OPT_UTC_Z)
 JSONEncodeError = TypeError  # as orjson.JSONEncodeError: dumpb's errors are TypeError
 __version__: str = _core.versions()["simdbridge"]  # core/VERSION, compiled in
 

@@ -126,3 +126,19 @@ def msgpack_to_json(data: bytes | bytearray | memoryview, *, stream: bool = ...,
                     threads: int | None = ...) -> bytes: ...
 def dump_arrow(data: Any, fp: str | bytes | PathLike[str] | PathLike[bytes] | IO[bytes], *, write_nulls: bool = ...,
                threads: int | None = ...) -> None: ...
+
+# dumpb's option flags (orjson's names and values).
+OPT_APPEND_NEWLINE: int
+OPT_INDENT_2: int
+OPT_NAIVE_UTC: int
+OPT_NON_STR_KEYS: int
+OPT_OMIT_MICROSECONDS: int
+OPT_PASSTHROUGH_DATACLASS: int
+OPT_PASSTHROUGH_DATETIME: int
+OPT_PASSTHROUGH_SUBCLASS: int
+OPT_SERIALIZE_DATACLASS: int
+OPT_SERIALIZE_NUMPY: int
+OPT_SERIALIZE_UUID: int
+OPT_SORT_KEYS: int
+OPT_STRICT_INTEGER: int
+OPT_UTC_Z: int

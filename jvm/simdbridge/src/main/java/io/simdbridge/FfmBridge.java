@@ -25,6 +25,11 @@ final class FfmBridge {
     static final long RESULT_ERROR = 0;
     static final long RESULT_VALUE = 8;
 
+    /** The slots of the C API's status_out arrays (simdbridge_c.h's *_STATUS_*; TwinsTest checks them). */
+    static final int EXTRACT_STATUS_CONSUMED = 0, EXTRACT_STATUS_COLUMN = 1;
+    static final int BINDING_TAPE_STATUS_WORDS = 0, BINDING_TAPE_STATUS_STRINGS = 1, BINDING_TAPE_STATUS_OFFSET = 2;
+    static final int MSGPACK_STATUS_SIZE = 0, MSGPACK_STATUS_OFFSET = 1, MSGPACK_STATUS_DOCUMENT = 2;
+
     /** (parser, data, length, capacity) -> simdbridge_result, for the four reads over a heap segment. */
     private static final FunctionDescriptor READ = FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG);
     /**
@@ -72,9 +77,9 @@ final class FfmBridge {
      * (parser, data, length, capacity, words, word_capacity, strings, string_capacity, status)
      * -> error code, critical: the data a heap segment, words and strings heap arrays.
      */
-    static final MethodHandle TAPE;
+    static final MethodHandle BINDING_TAPE;
     /** The same with the data's address as a long (native memory). */
-    static final MethodHandle TAPE_AT;
+    static final MethodHandle BINDING_TAPE_AT;
     /** (chars, length, out) -> bytes written, critical: both heap arrays (see NativeWriter). */
     static final MethodHandle WRITE_JSON_STRING;
     /**
@@ -135,9 +140,9 @@ final class FfmBridge {
         DOCUMENT_PARSE = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_parse"), READ_AT);
         DOCUMENT_FIELD = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_field"),
                 FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-        TAPE = linker.downcallHandle(lookup.findOrThrow("simdbridge_tape"), FunctionDescriptor.of(JAVA_INT,
+        BINDING_TAPE = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_tape"), FunctionDescriptor.of(JAVA_INT,
                 ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
-        TAPE_AT = linker.downcallHandle(lookup.findOrThrow("simdbridge_tape"), FunctionDescriptor.of(JAVA_INT,
+        BINDING_TAPE_AT = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_tape"), FunctionDescriptor.of(JAVA_INT,
                 ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
         WRITE_JSON_STRING = linker.downcallHandle(lookup.findOrThrow("simdbridge_write_json_string"),
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);

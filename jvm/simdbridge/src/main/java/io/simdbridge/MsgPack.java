@@ -146,13 +146,14 @@ public final class MsgPack {
                                 status)
                         : (int) FfmBridge.MSGPACK_TO_JSON.invokeExact(options.limits().maxDepth(), data, length,
                                 options.flags(false), options.blockSize(), options.threads(), out, room, status);
-                long size = status.getAtIndex(JAVA_LONG, 0);
+                long size = status.getAtIndex(JAVA_LONG, FfmBridge.MSGPACK_STATUS_SIZE);
                 if (code == ErrorCode.OUTPUT_TOO_SMALL.ordinal() && attempt == 0) {
                     room = size;
                     continue;
                 }
                 if (code != 0) {
-                    long offset = status.getAtIndex(JAVA_LONG, 1), document = status.getAtIndex(JAVA_LONG, 2);
+                    long offset = status.getAtIndex(JAVA_LONG, FfmBridge.MSGPACK_STATUS_OFFSET);
+                    long document = status.getAtIndex(JAVA_LONG, FfmBridge.MSGPACK_STATUS_DOCUMENT);
                     ErrorCode c = ErrorCode.of(code);
                     String where = options.stream() ? "document " + document + ": " : "";
                     throw new JsonException(c, offset, document, "", where + c.message() + " at byte " + offset);

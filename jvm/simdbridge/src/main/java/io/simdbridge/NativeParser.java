@@ -20,7 +20,7 @@ import io.simdbridge.internal.ParserInternals;
 import io.simdbridge.internal.SharedPool;
 
 /**
- * A native parser: the checksum of ../shared/spec/checksum.md, validation and batch field
+ * A native parser: the checksum of docs/checksum.md, validation and batch field
  * extraction, through JNI or FFM ({@link Bridge}). It keeps native buffers that grow to the
  * largest input seen, so reuse it ({@link #trim()} gives that memory back); it belongs to the
  * thread that made or acquired it (another thread gets an IllegalStateException, never a
@@ -36,11 +36,10 @@ import io.simdbridge.internal.SharedPool;
  * <p><b>Bytes read in place must not change during the call.</b> simdjson reads them twice (its
  * index of the structure, then the values), and trusts the second reading to match the first:
  * another thread writing into the buffer or array while a call reads it is a data race that can
- * corrupt native memory and crash the JVM (measured: a thread flipping bytes of an array with
- * slack crashed {@code checksum} and {@code validate} within seconds). Bytes that another thread
+ * corrupt native memory and crash the JVM (a thread flipping bytes of an array with slack did
+ * crash {@code checksum} and {@code validate}; RacingWriterTest runs the copied paths). Bytes that another thread
  * may write should be copied first; an array without the slack is copied by the call itself,
- * once, and a race then gives a wrong result or a {@link JsonException}, never a crash (the same
- * experiment ran 15 seconds on each path without one). {@link #tape}, the data binding's read,
+ * once, and a race then gives a wrong result or a {@link JsonException}, never a crash. {@link #bindingTape}, the data binding's read,
  * always copies.
  *
  * <p>A direct buffer from an {@link Arena} is checked before every call: a closed arena's buffer
@@ -62,23 +61,23 @@ public final class NativeParser implements AutoCloseable {
     static {
         ParserInternals.register(new ParserInternals.Access() {
             @Override
-            public boolean tape(NativeParser parser, byte[] json, int offset, int length, long[] words, byte[] strings) {
-                return parser.tape(json, offset, length, words, strings);
+            public boolean bindingTape(NativeParser parser, byte[] json, int offset, int length, long[] words, byte[] strings) {
+                return parser.bindingTape(json, offset, length, words, strings);
             }
 
             @Override
-            public boolean tape(NativeParser parser, ByteBuffer json, long[] words, byte[] strings) {
-                return parser.tape(json, words, strings);
+            public boolean bindingTape(NativeParser parser, ByteBuffer json, long[] words, byte[] strings) {
+                return parser.bindingTape(json, words, strings);
             }
 
             @Override
-            public int tapeWords(NativeParser parser) {
-                return parser.tapeWords();
+            public int bindingTapeWords(NativeParser parser) {
+                return parser.bindingTapeWords();
             }
 
             @Override
-            public int tapeStrings(NativeParser parser) {
-                return parser.tapeStrings();
+            public int bindingTapeStrings(NativeParser parser) {
+                return parser.bindingTapeStrings();
             }
 
             @Override
@@ -354,11 +353,11 @@ public final class NativeParser implements AutoCloseable {
         long value = slot.get(JAVA_LONG, FfmBridge.RESULT_VALUE);
         if (error != 0) {
             columns.setRows(0);
-            int column = (int) status.getAtIndex(JAVA_LONG, 1);
+            int column = (int) status.getAtIndex(JAVA_LONG, FfmBridge.EXTRACT_STATUS_COLUMN);
             throw columns.error(error, value, column);
         }
         columns.setRows((int) value);
-        batch.position(position + (int) status.getAtIndex(JAVA_LONG, 0));
+        batch.position(position + (int) status.getAtIndex(JAVA_LONG, FfmBridge.EXTRACT_STATUS_CONSUMED));
         return (int) value;
     }
 
@@ -473,31 +472,29 @@ public final class NativeParser implements AutoCloseable {
     // The binding tape: a whole document in two arrays, one crossing (the data binding's read).
 
     /**
-     * Parses one document (fully validated) into a binding tape (core/include/simdbridge/tape.h):
+     * Parses one document (fully validated) into a binding tape (core/include/simdbridge/binding_tape.h):
      * two words per value and per key in {@code words}, the unescaped strings in {@code strings},
      * written in place through one critical FFM downcall. The arrays' last 16 elements are never
      * written (slack for 8-byte reads). The input is copied into the parser's padded memory first,
      * whatever slack follows it, and read from there: a thread writing the bytes meanwhile gives a
      * wrong result or an exception, never corrupted memory (see the class's rule on bytes read in
-     * place, which the data binding does not ask its callers to keep). The copy: 10 ns for 1 KB
-     * (measured in C++); a whole array, the usual input, was copied before anyway.
+     * place, which the data binding does not ask its callers to keep). The copy is small beside
+     * the parse.
      *
-     * @return true, with {@link #tapeWords()} and {@link #tapeStrings()} set; false where an array
+     * @return true, with {@link #bindingTapeWords()} and {@link #bindingTapeStrings()} set; false where an array
      *     is too small: they then give the sizes needed (plus the 16 of slack, grow and call again)
      * @throws JsonException for invalid JSON, with its byte offset
      */
-    boolean tape(byte[] json, int offset, int length, long[] words, byte[] strings) {
+    boolean bindingTape(byte[] json, int offset, int length, long[] words, byte[] strings) {
         checkUsable();
         documentBridge = null;
         Objects.requireNonNull(json, "json");
         Objects.checkFromIndexSize(offset, length, json.length);
         // Heap segments made per call: the critical downcall takes only their base and offset,
-        // and the JIT allocates none of them. (A cache of the last array's segment, held weakly,
-        // saved nothing on the same array and cost 40 ns a call on a new one, as a caller's
-        // every document is: two WeakReferences. A call on "[]": 124 -> 84 ns.)
+        // and the JIT allocates none of them (no cache: a caller's every document is a new array).
         MemorySegment data = MemorySegment.ofArray(json).asSlice(offset);
         try {
-            int error = (int) FfmBridge.TAPE.invokeExact(parserSegment, data, (long) length, (long) length, // copied
+            int error = (int) FfmBridge.BINDING_TAPE.invokeExact(parserSegment, data, (long) length, (long) length, // copied
                     MemorySegment.ofArray(words), tapeCapacity(words.length), MemorySegment.ofArray(strings),
                     tapeCapacity(strings.length), status);
             return tapeResult(error);
@@ -507,20 +504,20 @@ public final class NativeParser implements AutoCloseable {
     }
 
     /** The same over a direct buffer, from its position to its limit (copied natively, as above). */
-    boolean tape(ByteBuffer json, long[] words, byte[] strings) {
+    boolean bindingTape(ByteBuffer json, long[] words, byte[] strings) {
         checkUsable();
         documentBridge = null;
         Objects.requireNonNull(json, "json");
         if (!json.isDirect()) {
-            throw new IllegalArgumentException("tape(ByteBuffer) reads a direct buffer; pass a heap array to tape(byte[], ...)");
+            throw new IllegalArgumentException("bindingTape(ByteBuffer) reads a direct buffer; pass a heap array to bindingTape(byte[], ...)");
         }
         MemorySegment data = DirectMemory.live(json);
         try {
             int error = DirectMemory.safeByAddress(data)
-                    ? (int) FfmBridge.TAPE_AT.invokeExact(parserSegment, addressOf(json), (long) json.remaining(),
+                    ? (int) FfmBridge.BINDING_TAPE_AT.invokeExact(parserSegment, addressOf(json), (long) json.remaining(),
                             (long) json.remaining(), MemorySegment.ofArray(words), tapeCapacity(words.length), // copied
                             MemorySegment.ofArray(strings), tapeCapacity(strings.length), status)
-                    : (int) FfmBridge.TAPE.invokeExact(parserSegment, data, (long) json.remaining(), // held for the call
+                    : (int) FfmBridge.BINDING_TAPE.invokeExact(parserSegment, data, (long) json.remaining(), // held for the call
                             (long) json.remaining(), MemorySegment.ofArray(words), tapeCapacity(words.length),
                             MemorySegment.ofArray(strings), tapeCapacity(strings.length), status);
             Reference.reachabilityFence(json);
@@ -530,14 +527,14 @@ public final class NativeParser implements AutoCloseable {
         }
     }
 
-    /** Words written by the last {@link #tape} (or needed, where it returned false). */
-    int tapeWords() {
-        return (int) Math.min(status.getAtIndex(JAVA_LONG, 0), Integer.MAX_VALUE);
+    /** Words written by the last {@link #bindingTape} (or needed, where it returned false). */
+    int bindingTapeWords() {
+        return (int) Math.min(status.getAtIndex(JAVA_LONG, FfmBridge.BINDING_TAPE_STATUS_WORDS), Integer.MAX_VALUE);
     }
 
-    /** String bytes written by the last {@link #tape} (or needed). */
-    int tapeStrings() {
-        return (int) Math.min(status.getAtIndex(JAVA_LONG, 1), Integer.MAX_VALUE);
+    /** String bytes written by the last {@link #bindingTape} (or needed). */
+    int bindingTapeStrings() {
+        return (int) Math.min(status.getAtIndex(JAVA_LONG, FfmBridge.BINDING_TAPE_STATUS_STRINGS), Integer.MAX_VALUE);
     }
 
     private static long tapeCapacity(int length) {
@@ -551,7 +548,7 @@ public final class NativeParser implements AutoCloseable {
         if (error == ErrorCode.OUTPUT_TOO_SMALL.ordinal()) {
             return false;
         }
-        throw JsonException.of(error, status.getAtIndex(JAVA_LONG, 2));
+        throw JsonException.of(error, status.getAtIndex(JAVA_LONG, FfmBridge.BINDING_TAPE_STATUS_OFFSET));
     }
 
     // ---------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ class ArenaTest {
         calls.add(b -> parser.validate(b.duplicate().limit(7), bridge));
         calls.add(b -> parser.parseDocument(b.duplicate().limit(7), bridge));
         calls.add(b -> parser.extract(b.duplicate(), columns, bridge));
-        calls.add(b -> parser.tape(b.duplicate().limit(7), new long[64], new byte[64]));
+        calls.add(b -> parser.bindingTape(b.duplicate().limit(7), new long[64], new byte[64]));
         return calls;
     }
 
@@ -97,7 +97,7 @@ class ArenaTest {
                 parser.parseDocument(b.duplicate().limit(7), bridge);
                 assertEquals(1, parser.getLong(JsonPointer.of("/a"), -1));
             }
-            assertTrue(parser.tape(b.duplicate().limit(7), new long[64], new byte[64]));
+            assertTrue(parser.bindingTape(b.duplicate().limit(7), new long[64], new byte[64]));
         }
         assertTrue(DirectMemory.safeByAddress(DirectMemory.live(ByteBuffer.allocateDirect(8))));
         assertFalse(DirectMemory.safeByAddress(DirectMemory.live(Arena.ofShared().allocate(8).asByteBuffer())));

@@ -38,12 +38,12 @@ class TrimTest {
         assertEquals(expectedLarge, p.checksum(large));
         long[] words = new long[1 << 20];
         byte[] strings = new byte[large.length + 64];
-        p.tape(large, 0, large.length, words, strings);
-        int used = p.tapeWords();
+        p.bindingTape(large, 0, large.length, words, strings);
+        int used = p.bindingTapeWords();
         p.trim();
         long[] again = new long[1 << 20];
-        p.tape(large, 0, large.length, again, strings);
-        assertEquals(used, p.tapeWords());
+        p.bindingTape(large, 0, large.length, again, strings);
+        assertEquals(used, p.bindingTapeWords());
         assertEquals(java.util.Arrays.toString(java.util.Arrays.copyOf(words, used)),
                 java.util.Arrays.toString(java.util.Arrays.copyOf(again, used)));
         // A kept document is dropped; another thread may not trim it; a closed one neither.

@@ -66,7 +66,7 @@ public abstract class BeanAccess {
     public abstract static class Value {
         protected Value() {}
 
-        /** The value at word {@code w} of the tape (a {@code Tape}). */
+        /** The value at word {@code w} of the tape (a {@code BindingTape}). */
         public abstract Object readValue(Object tape, int w);
 
         /** Writes a non-null value to {@code out} (a {@code JsonWriter}). */
@@ -130,7 +130,7 @@ public abstract class BeanAccess {
     // Called by the generated readInOrder. The tape is passed as an Object: its class is not
     // public. Each is a static call the JIT inlines.
 
-    /** Whether the key at k has the given UTF-8 length and first 16 bytes (see Tape.keyIs). */
+    /** Whether the key at k has the given UTF-8 length and first 16 bytes (see BindingTape.keyIs). */
     protected static boolean keyIs(Object tape, int k, int length, long first, long second) {
         return ((BindingTapeReader) tape).keyIs(k, length, first, second);
     }

@@ -3,7 +3,7 @@ package io.simdbridge.internal;
 
 /**
  * Not API: what the accessors generated for bound classes read of a binding tape (the data
- * binding's tape, io.simdbridge.json.Tape, is its one subclass; w is a word index). A class, not
+ * binding's tape, io.simdbridge.json.BindingTape, is its one subclass; w is a word index). A class, not
  * an interface: with one subclass loaded, the JIT binds each call to it directly.
  */
 public abstract class BindingTapeReader {

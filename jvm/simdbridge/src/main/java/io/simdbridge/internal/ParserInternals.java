@@ -15,16 +15,16 @@ public final class ParserInternals {
     /** The parser's binding tape, its empty crossings, and the native string writer. */
     public interface Access {
         /** NativeParser.tape over an array: see its documentation there. */
-        boolean tape(NativeParser parser, byte[] json, int offset, int length, long[] words, byte[] strings);
+        boolean bindingTape(NativeParser parser, byte[] json, int offset, int length, long[] words, byte[] strings);
 
         /** NativeParser.tape over a direct buffer. */
-        boolean tape(NativeParser parser, ByteBuffer json, long[] words, byte[] strings);
+        boolean bindingTape(NativeParser parser, ByteBuffer json, long[] words, byte[] strings);
 
         /** Words written (or needed) by the last tape call. */
-        int tapeWords(NativeParser parser);
+        int bindingTapeWords(NativeParser parser);
 
         /** String bytes written (or needed) by the last tape call. */
-        int tapeStrings(NativeParser parser);
+        int bindingTapeStrings(NativeParser parser);
 
         /** One empty crossing through JNI, to price it. */
         void noopJni();

@@ -7,9 +7,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * A few reusable things (parsers, buffers) shared by threads that come and go, such as a virtual
  * thread per task: {@link #take()} one, use it on this thread alone, {@link #give(Object)} it
  * back. Lock-free: a thread never waits on it. That matters on virtual threads: one that waited
- * for a lock would unmount and queue behind every runnable task (measured with a lock: a read
- * of 1 KB that takes 1.2 us took milliseconds), where a few compare-and-set tries cost
- * nanoseconds. What one thread gives back happens-before another takes it.
+ * for a lock would unmount and queue behind every runnable task (a microsecond's read could
+ * wait milliseconds), where a few compare-and-set tries cost nanoseconds. What one thread gives back happens-before another takes it.
  *
  * @param <T> what it holds
  */

@@ -73,6 +73,19 @@ final class BeanCodec<T> extends Codec<T> {
                 }
             }
         }
+        // Aliases after every property's own name, so that a name's Keys index stays its
+        // property's (the in-order reader relies on it).
+        java.util.Set<String> taken = new java.util.HashSet<>(names);
+        for (int p = 0; p < n; p++) {
+            for (String alias : model.read.get(p).aliases) {
+                if (!taken.add(alias)) {
+                    throw new IllegalArgumentException(type.getName() + ": the alias '" + alias + "' of property '"
+                            + model.read.get(p).name + "' is already a property's name or alias");
+                }
+                names.add(alias);
+                map.add(p);
+            }
+        }
         keys = new Keys(names.toArray(new String[0]));
         keyToProperty = map.stream().mapToInt(Integer::intValue).toArray();
         requiredBeyond64 = requiredHigh.stream().mapToInt(Integer::intValue).toArray();
@@ -121,8 +134,8 @@ final class BeanCodec<T> extends Codec<T> {
 
     @Override
     @SuppressWarnings("unchecked")
-    T read(Tape t, int w) {
-        if (!t.is(w, Tape.OBJECT, expected)) {
+    T read(BindingTape t, int w) {
+        if (!t.is(w, BindingTape.OBJECT, expected)) {
             return null;
         }
         BeanAccess a = access;
@@ -143,7 +156,7 @@ final class BeanCodec<T> extends Codec<T> {
             int key = keys.find(t, k, guess);
             if (key < 0) {
                 if (t.failOnUnknown) {
-                    throw new Tape.Mismatch(k, "unknown property '" + t.text(k) + "' of " + type.getSimpleName());
+                    throw new BindingTape.Mismatch(k, "unknown property '" + t.text(k) + "' of " + type.getSimpleName());
                 }
                 k = t.next(v);
                 continue;
@@ -153,7 +166,7 @@ final class BeanCodec<T> extends Codec<T> {
             if (p < 64) {
                 long bit = 1L << p;
                 if ((seen & bit) != 0 && t.failOnDuplicate) {
-                    throw new Tape.Mismatch(k, "duplicate key '" + readNames[p] + "'");
+                    throw new BindingTape.Mismatch(k, "duplicate key '" + readNames[p] + "'");
                 }
                 seen |= bit;
             } else {
@@ -161,7 +174,7 @@ final class BeanCodec<T> extends Codec<T> {
                     seenHigh = new java.util.BitSet();
                 }
                 if (seenHigh.get(p) && t.failOnDuplicate) {
-                    throw new Tape.Mismatch(k, "duplicate key '" + readNames[p] + "'");
+                    throw new BindingTape.Mismatch(k, "duplicate key '" + readNames[p] + "'");
                 }
                 seenHigh.set(p);
             }
@@ -189,7 +202,7 @@ final class BeanCodec<T> extends Codec<T> {
         return (T) (args != null ? a.construct(args) : bean);
     }
 
-    private Object readBoxed(Tape t, int v, int p) {
+    private Object readBoxed(BindingTape t, int v, int p) {
         return switch (readKinds[p]) {
             case INT -> t.intValue(v);
             case SHORT -> t.shortValue(v);
@@ -204,14 +217,14 @@ final class BeanCodec<T> extends Codec<T> {
         };
     }
 
-    private void checkRequired(Tape t, int w, long seen, java.util.BitSet seenHigh) {
+    private void checkRequired(BindingTape t, int w, long seen, java.util.BitSet seenHigh) {
         long missing = requiredMask & ~seen;
         if (missing != 0) {
-            throw new Tape.Mismatch(w, "missing required property '" + readNames[Long.numberOfTrailingZeros(missing)] + "'");
+            throw new BindingTape.Mismatch(w, "missing required property '" + readNames[Long.numberOfTrailingZeros(missing)] + "'");
         }
         for (int p : requiredBeyond64) {
             if (seenHigh == null || !seenHigh.get(p)) {
-                throw new Tape.Mismatch(w, "missing required property '" + readNames[p] + "'");
+                throw new BindingTape.Mismatch(w, "missing required property '" + readNames[p] + "'");
             }
         }
     }

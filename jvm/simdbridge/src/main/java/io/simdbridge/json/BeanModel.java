@@ -18,9 +18,9 @@ import java.util.Map;
 /**
  * What a class reads and writes: built once per class from its record components, its
  * {@link JsonCreator} constructor, or its no-argument constructor with public fields and
- * setters; its getters and public fields for writing. {@link JsonProperty}, {@link JsonIgnore}
- * and {@link JsonRequired} apply to any of a property's field, getter, setter, parameter or
- * component.
+ * setters; its getters and public fields for writing. {@link JsonProperty}, {@link JsonAlias},
+ * {@link JsonIgnore} and {@link JsonRequired} apply to any of a property's field, getter, setter,
+ * parameter or component.
  */
 final class BeanModel {
     /** How a property's value is read or written: a field, or a method (setter, getter, accessor). */
@@ -37,6 +37,8 @@ final class BeanModel {
         final Class<?> raw;
         final boolean required;
         Access access; // read (field or setter) or write (field or getter); null for a creator parameter
+        /** Other names the property is read by (@JsonAlias); none for a written property. */
+        String[] aliases = new String[0];
 
         Property(String name, Type type, boolean required, Access access) {
             this.name = name;
@@ -82,7 +84,9 @@ final class BeanModel {
                 // stays the default) but has no name to be read by, and is not written.
                 boolean skip = annotated(JsonIgnore.class, c, accessor);
                 String name = skip ? null : name(c.getName(), c, accessor);
-                read.add(new Property(name, t, !skip && annotated(JsonRequired.class, c, accessor), null));
+                Property property = new Property(name, t, !skip && annotated(JsonRequired.class, c, accessor), null);
+                property.aliases = skip ? property.aliases : aliases(c, accessor);
+                read.add(property);
                 if (!skip) {
                     write.add(new Property(name, t, false, new Access(null, accessor)));
                 }
@@ -109,8 +113,10 @@ final class BeanModel {
                             + "'s @JsonCreator need @JsonProperty names (or compile with -parameters)");
                 }
                 String name = named != null ? named.value() : p.getName();
-                read.add(new Property(name, Types.resolve(p.getParameterizedType(), bindings),
-                        p.isAnnotationPresent(JsonRequired.class), null));
+                Property property = new Property(name, Types.resolve(p.getParameterizedType(), bindings),
+                        p.isAnnotationPresent(JsonRequired.class), null);
+                property.aliases = aliases(p);
+                read.add(property);
             }
         } else {
             creator = null;
@@ -128,8 +134,10 @@ final class BeanModel {
             if (!usableField(f) || Modifier.isFinal(f.getModifiers()) || ignoredAnywhere(f.getName())) {
                 continue;
             }
-            byJava.put(f.getName(), new Property(name(f.getName(), f, setter(f.getName()), getter(f.getName())),
-                    Types.resolve(f.getGenericType(), bindings), requiredAnywhere(f.getName()), new Access(f, null)));
+            Property property = new Property(name(f.getName(), f, setter(f.getName()), getter(f.getName())),
+                    Types.resolve(f.getGenericType(), bindings), requiredAnywhere(f.getName()), new Access(f, null));
+            property.aliases = aliases(f, setter(f.getName()), getter(f.getName()));
+            byJava.put(f.getName(), property);
         }
         for (Method m : methods) {
             String java = setterName(m);
@@ -137,8 +145,10 @@ final class BeanModel {
                 continue;
             }
             Field f = field(java);
-            byJava.put(java, new Property(name(java, m, f, getter(java)),
-                    Types.resolve(m.getGenericParameterTypes()[0], bindings), requiredAnywhere(java), new Access(null, m)));
+            Property property = new Property(name(java, m, f, getter(java)),
+                    Types.resolve(m.getGenericParameterTypes()[0], bindings), requiredAnywhere(java), new Access(null, m));
+            property.aliases = aliases(m, f, getter(java));
+            byJava.put(java, property);
         }
         // In the order of the fields behind them (getMethods() has none to speak of): documents,
         // ours included, come in that order, which the reader's in-order path expects.
@@ -289,6 +299,17 @@ final class BeanModel {
             }
         }
         return false;
+    }
+
+    /** The first @JsonAlias names among the elements, else none. */
+    private static String[] aliases(AnnotatedElement... elements) {
+        for (AnnotatedElement e : elements) {
+            JsonAlias a = e == null ? null : e.getAnnotation(JsonAlias.class);
+            if (a != null) {
+                return a.value().clone();
+            }
+        }
+        return new String[0];
     }
 
     /** The first @JsonProperty name among the elements, else the Java name. */

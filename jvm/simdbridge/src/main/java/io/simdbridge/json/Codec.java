@@ -8,13 +8,13 @@ import io.simdbridge.internal.BeanAccess;
  * ({@link Codecs}) and shared by every mapper and thread: codecs hold no state of a read.
  */
 abstract class Codec<T> extends BeanAccess.Value {
-    /** The value at word {@code w} of the tape; null for JSON null (primitives: see Tape). */
-    abstract T read(Tape t, int w);
+    /** The value at word {@code w} of the tape; null for JSON null (primitives: see BindingTape). */
+    abstract T read(BindingTape t, int w);
 
     /** {@link #read}, for the generated readers (BeanAccess.readInOrder). */
     @Override
     public final Object readValue(Object tape, int w) {
-        return read((Tape) tape, w);
+        return read((BindingTape) tape, w);
     }
 
     /** {@link #write}, for the generated writers (BeanAccess.writeProperties). */

@@ -33,7 +33,7 @@ final class ContainerCodecs {
         }
 
         @Override
-        C read(Tape t, int w) {
+        C read(BindingTape t, int w) {
             if (!isArray(t, w)) {
                 return null;
             }
@@ -106,8 +106,8 @@ final class ContainerCodecs {
         }
 
         @Override
-        M read(Tape t, int w) {
-            if (!t.is(w, Tape.OBJECT, "an object")) {
+        M read(BindingTape t, int w) {
+            if (!t.is(w, BindingTape.OBJECT, "an object")) {
                 return null;
             }
             M m = factory.get();
@@ -161,7 +161,7 @@ final class ContainerCodecs {
 
         @Override
         @SuppressWarnings("unchecked")
-        E[] read(Tape t, int w) {
+        E[] read(BindingTape t, int w) {
             if (!isArray(t, w)) {
                 return null;
             }
@@ -193,7 +193,7 @@ final class ContainerCodecs {
         if (type == int[].class) {
             return new Codec<int[]>() {
                 @Override
-                int[] read(Tape t, int w) {
+                int[] read(BindingTape t, int w) {
                     if (!isArray(t, w)) {
                         return null;
                     }
@@ -221,7 +221,7 @@ final class ContainerCodecs {
         if (type == long[].class) {
             return new Codec<long[]>() {
                 @Override
-                long[] read(Tape t, int w) {
+                long[] read(BindingTape t, int w) {
                     if (!isArray(t, w)) {
                         return null;
                     }
@@ -249,7 +249,7 @@ final class ContainerCodecs {
         if (type == double[].class) {
             return new Codec<double[]>() {
                 @Override
-                double[] read(Tape t, int w) {
+                double[] read(BindingTape t, int w) {
                     if (!isArray(t, w)) {
                         return null;
                     }
@@ -277,19 +277,19 @@ final class ContainerCodecs {
         if (type == byte[].class) {
             return new Codec<byte[]>() {
                 @Override
-                byte[] read(Tape t, int w) {
+                byte[] read(BindingTape t, int w) {
                     int kind = t.kind(w);
-                    if (kind == Tape.NULL) {
+                    if (kind == BindingTape.NULL) {
                         return null;
                     }
-                    if (kind == Tape.STRING) {
+                    if (kind == BindingTape.STRING) {
                         try {
                             return Base64.getDecoder().decode(t.text(w));
                         } catch (IllegalArgumentException e) {
                             throw t.mismatch(w, "base64 bytes", "a string that is not base64");
                         }
                     }
-                    if (kind != Tape.ARRAY) {
+                    if (kind != BindingTape.ARRAY) {
                         throw t.mismatch(w, "base64 bytes or an array of bytes");
                     }
                     byte[] a = new byte[t.count(w)];
@@ -309,7 +309,7 @@ final class ContainerCodecs {
         if (type == char[].class) {
             return new Codec<char[]>() {
                 @Override
-                char[] read(Tape t, int w) {
+                char[] read(BindingTape t, int w) {
                     String s = t.string(w);
                     return s == null ? null : s.toCharArray();
                 }
@@ -326,7 +326,7 @@ final class ContainerCodecs {
         Codec<Object> boxed = (Codec<Object>) ScalarCodecs.BY_CLASS.get(component);
         return new Codec<Object>() {
             @Override
-            Object read(Tape t, int w) {
+            Object read(BindingTape t, int w) {
                 if (!isArray(t, w)) {
                     return null;
                 }
@@ -361,8 +361,8 @@ final class ContainerCodecs {
     }
 
     /** Whether the value at w is an array: false for null, a mismatch for anything else. */
-    private static boolean isArray(Tape t, int w) {
-        return t.is(w, Tape.ARRAY, "an array");
+    private static boolean isArray(BindingTape t, int w) {
+        return t.is(w, BindingTape.ARRAY, "an array");
     }
 
     /** Optional: empty for null (and for a missing property of a record or creator). */
@@ -374,8 +374,8 @@ final class ContainerCodecs {
         }
 
         @Override
-        Optional<E> read(Tape t, int w) {
-            return t.kind(w) == Tape.NULL ? Optional.empty() : Optional.ofNullable(element.read(t, w));
+        Optional<E> read(BindingTape t, int w) {
+            return t.kind(w) == BindingTape.NULL ? Optional.empty() : Optional.ofNullable(element.read(t, w));
         }
 
         @Override

@@ -39,11 +39,11 @@ final class EnumCodec<E extends Enum<E>> extends Codec<E> {
     }
 
     @Override
-    E read(Tape t, int w) {
-        return t.is(w, Tape.STRING, expected) ? constant(t, w) : null;
+    E read(BindingTape t, int w) {
+        return t.is(w, BindingTape.STRING, expected) ? constant(t, w) : null;
     }
 
-    E constant(Tape t, int w) {
+    E constant(BindingTape t, int w) {
         int i = keys.find(t, w, 0);
         if (i < 0) {
             throw t.mismatch(w, expected, "\"" + t.text(w) + "\"");

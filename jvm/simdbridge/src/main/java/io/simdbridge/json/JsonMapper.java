@@ -205,7 +205,7 @@ public final class JsonMapper {
         Objects.checkFromIndexSize(offset, length, json.length);
         Codec<T> codec = Codecs.forType(type);
         Contexts c = Contexts.take();
-        Tape t = c.tape(length);
+        BindingTape t = c.bindingTape(length);
         try {
             t.input = json;
             t.inputOffset = offset;
@@ -233,7 +233,7 @@ public final class JsonMapper {
         Codec<T> codec = Codecs.forType(type);
         Contexts c = Contexts.take();
         int length = json.remaining();
-        Tape t = c.tape(length);
+        BindingTape t = c.bindingTape(length);
         try {
             t.inputBuffer = json;
             parse(c, t, null, 0, length, json);
@@ -245,7 +245,7 @@ public final class JsonMapper {
     }
 
     /** One native call (two where the tape's arrays must first grow). */
-    private void parse(Contexts c, Tape t, byte[] json, int offset, int length, ByteBuffer buffer) {
+    private void parse(Contexts c, BindingTape t, byte[] json, int offset, int length, ByteBuffer buffer) {
         NativeParser parser = c.parser(length);
         JsonLimits before = parser.limits();
         if (before != limits) {
@@ -253,15 +253,15 @@ public final class JsonMapper {
         }
         try {
             for (int attempt = 0; ; attempt++) {
-                boolean fits = buffer == null ? PARSER.tape(parser, json, offset, length, t.words, t.strings)
-                        : PARSER.tape(parser, buffer, t.words, t.strings);
+                boolean fits = buffer == null ? PARSER.bindingTape(parser, json, offset, length, t.words, t.strings)
+                        : PARSER.bindingTape(parser, buffer, t.words, t.strings);
                 if (fits) {
                     return;
                 }
                 if (attempt > 0) {
                     throw new IllegalStateException("simdbridge: the tape did not fit after growing");
                 }
-                t.ensure(PARSER.tapeWords(parser), PARSER.tapeStrings(parser));
+                t.ensure(PARSER.bindingTapeWords(parser), PARSER.bindingTapeStrings(parser));
             }
         } catch (JsonException e) {
             String reason = e.code().message();
@@ -274,7 +274,7 @@ public final class JsonMapper {
     }
 
     @SuppressWarnings("unchecked")
-    private <T> T bind(Codec<T> codec, Tape t, Type type) {
+    private <T> T bind(Codec<T> codec, BindingTape t, Type type) {
         t.failOnUnknown = failOnUnknown;
         t.failOnDuplicate = failOnDuplicate;
         t.failOnNullPrimitive = failOnNullPrimitive;
@@ -288,7 +288,7 @@ public final class JsonMapper {
                 return (T) java.lang.reflect.Array.get(java.lang.reflect.Array.newInstance(c, 1), 0);
             }
             return value;
-        } catch (Tape.Mismatch m) {
+        } catch (BindingTape.Mismatch m) {
             throw new JsonBindException(Paths.ofWord(t, m.word), t.offset(m.word), m.getMessage(), null);
         }
     }
@@ -355,7 +355,7 @@ public final class JsonMapper {
         /** From SHARED: its parser is acquired from NativeParser's pool for a call, and given back. */
         private final boolean shared;
         private NativeParser parser;
-        private final Tape tape = new Tape(1024, 4096);
+        private final BindingTape tape = new BindingTape(1024, 4096);
         private final JsonWriter writer = new JsonWriter(4096);
 
         private Contexts(boolean shared) {
@@ -387,11 +387,10 @@ public final class JsonMapper {
          * about 5 times its size, the native ones too, a third of it touched) and stay for the next one,
          * but are cut back when a read needs less than a quarter of what they hold, and they
          * hold more than a document of KEEP_INPUT bytes needs: a thread keeps what its last
-         * documents needed, not what the largest it ever read did (malloc's bytes in use after
-         * one read of 20 MB on each of 8 threads: 780 MB, kept until the threads ended, now 1 MB;
-         * after a read of 8 MB and then one of 1 KB on each: 314 MB, now 2 MB). Consecutive large
-         * documents keep their buffers: making them again on every read of 2 MB cost 40% of the
-         * read. After a document of more than HUGE_INPUT bytes nothing is kept.
+         * documents needed, not what the largest it ever read did (which, on many threads, would
+         * hold hundreds of MB until they ended). Consecutive large documents keep their buffers:
+         * making them again on every read would cost a large part of each. After a document of
+         * more than HUGE_INPUT bytes nothing is kept.
          */
         private static final int KEEP_INPUT = 1 << 20;
         private static final int HUGE_INPUT = 1 << 24;
@@ -415,11 +414,11 @@ public final class JsonMapper {
             return parser;
         }
 
-        Tape tape(int length) {
-            Tape t = tape.inUse ? new Tape(64, 64) : tape;
+        BindingTape bindingTape(int length) {
+            BindingTape t = tape.inUse ? new BindingTape(64, 64) : tape;
             t.inUse = true;
             // Strings never take more bytes than the input, and with 16 more (a vector store's
-            // overshoot) the native walk writes them without a capacity check (parser::to_tape);
+            // overshoot) the native walk writes them without a capacity check (parser::to_binding_tape);
             // words are sized on a guess (two per structural also spares the walk its checks).
             int words = Math.min(Integer.MAX_VALUE - 64, length / 2 + 64);
             int bytes = (int) Math.min(Integer.MAX_VALUE - 64L, length + 16L);
@@ -432,7 +431,7 @@ public final class JsonMapper {
         }
 
         /** After a read of {@code length} bytes. */
-        void release(Tape t, long length) {
+        void release(BindingTape t, long length) {
             t.inUse = false;
             t.input = null;
             t.inputBuffer = null;

@@ -41,7 +41,7 @@ final class JsonWriter extends BindingWriter {
                 default -> String.format("\\u%04x", c);
             };
             byte[] bytes = Arrays.copyOf(e.getBytes(StandardCharsets.US_ASCII), 8);
-            ESCAPE_WORD[c] = (long) Tape.LONGS.get(bytes, 0);
+            ESCAPE_WORD[c] = (long) BindingTape.LONGS.get(bytes, 0);
             ESCAPE_LENGTH[c] = e.length();
         }
         for (int i = 0; i < 100; i++) {
@@ -340,7 +340,7 @@ final class JsonWriter extends BindingWriter {
                     b[p + 1] = (byte) (0x80 | (c & 0x3F));
                     p += 2;
                 } else if (c != '?') {
-                    Tape.LONGS.set(b, p, ESCAPE_WORD[c]);
+                    BindingTape.LONGS.set(b, p, ESCAPE_WORD[c]);
                     p += ESCAPE_LENGTH[c];
                 } else {
                     int at = i + shift;
@@ -384,10 +384,8 @@ final class JsonWriter extends BindingWriter {
     /**
      * A long string through the core's writer (NativeWriter): its chars copied out in one call
      * (a plain copy, or the JDK's vectorized widening of a Latin-1 string), then escaped and
-     * encoded natively, eight at a time where nothing needs escaping. Measured on the binding
-     * benchmark's escaped string (about 1,000 chars, a quarter of them control characters), its
-     * write went from 1.65 us in Java to 1.31 us (JMH); the core takes about 1.1 ns a char on such
-     * text, 0.2 ns on plain text (Users' 289-char "about": 58 ns).
+     * encoded natively, eight at a time where nothing needs escaping: past NATIVE_MIN_CHARS, the
+     * crossing costs less than Java's char-by-char escaping.
      */
     private void writeStringNatively(String s, int length) {
         char[] c = chars;
@@ -403,8 +401,7 @@ final class JsonWriter extends BindingWriter {
      * Whether none of the n bytes of v is one {@link #nextSpecial} stops at: the same tests, eight
      * bytes at a time, their flags gathered with no branch per word (the last word overlapping
      * the one before it where n is not a multiple of 8), so that a string's length sets the only
-     * branches. Strings of 10 to 30 chars (most of a typical document's values) took 46 ns each
-     * through nextSpecial alone against 28 through this check first.
+     * branches: most of a document's strings need no escape, and take this one check.
      */
     private static boolean plain(byte[] v, int n) {
         if (n < 8) {
@@ -419,10 +416,10 @@ final class JsonWriter extends BindingWriter {
         long flags = 0;
         int i = 0;
         for (; i + 8 <= n; i += 8) {
-            flags |= special((long) Tape.LONGS.get(v, i));
+            flags |= special((long) BindingTape.LONGS.get(v, i));
         }
         if (i < n) {
-            flags |= special((long) Tape.LONGS.get(v, n - 8));
+            flags |= special((long) BindingTape.LONGS.get(v, n - 8));
         }
         return (flags & 0x8080808080808080L) == 0;
     }
@@ -444,7 +441,7 @@ final class JsonWriter extends BindingWriter {
      */
     private static int nextSpecial(byte[] v, int i, int n) {
         for (; i + 8 <= n; i += 8) {
-            if ((special((long) Tape.LONGS.get(v, i)) & 0x8080808080808080L) != 0) {
+            if ((special((long) BindingTape.LONGS.get(v, i)) & 0x8080808080808080L) != 0) {
                 break; // found below, byte by byte
             }
         }

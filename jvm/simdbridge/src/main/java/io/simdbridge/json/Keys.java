@@ -61,7 +61,7 @@ final class Keys {
 
     /** The 8 bytes at {@code at} as a little-endian long, those past {@code length} zeroed. */
     static long word(byte[] b, int at, int length) {
-        long w = (long) Tape.LONGS.get(b, at);
+        long w = (long) BindingTape.LONGS.get(b, at);
         return length >= 8 ? w : w & ((1L << (8 * length)) - 1);
     }
 
@@ -71,7 +71,7 @@ final class Keys {
     }
 
     /** The index of the key at tape word k, or -1; {@code guess} is tried first. */
-    int find(Tape t, int k, int guess) {
+    int find(BindingTape t, int k, int guess) {
         byte[] s = t.strings;
         int off = t.stringOffset(k);
         int len = t.stringLength(k);
@@ -100,14 +100,14 @@ final class Keys {
 
     /** Reads and writes map keys (JSON object keys are strings). */
     abstract static class KeyCodec<K> {
-        abstract K read(Tape t, int k);
+        abstract K read(BindingTape t, int k);
 
         abstract void write(JsonWriter out, K key);
     }
 
     static final KeyCodec<String> STRING = new KeyCodec<>() {
         @Override
-        String read(Tape t, int k) {
+        String read(BindingTape t, int k) {
             return t.text(k);
         }
 
@@ -121,7 +121,7 @@ final class Keys {
     static <K> KeyCodec<K> parsed(String expected, java.util.function.Function<String, K> parse) {
         return new KeyCodec<>() {
             @Override
-            K read(Tape t, int k) {
+            K read(BindingTape t, int k) {
                 String s = t.text(k);
                 try {
                     return parse.apply(s);
@@ -154,7 +154,7 @@ final class Keys {
             EnumCodec<?> e = EnumCodec.of(type);
             return new KeyCodec<Enum<?>>() {
                 @Override
-                Enum<?> read(Tape t, int k) {
+                Enum<?> read(BindingTape t, int k) {
                     return e.constant(t, k);
                 }
 

@@ -20,9 +20,9 @@ final class NaturalCodec extends Codec<Object> {
     private NaturalCodec() {}
 
     @Override
-    Object read(Tape t, int w) {
+    Object read(BindingTape t, int w) {
         switch (t.kind(w)) {
-            case Tape.OBJECT: {
+            case BindingTape.OBJECT: {
                 Map<String, Object> m = LinkedHashMap.newLinkedHashMap(t.count(w));
                 int end = t.next(w);
                 for (int k = w + 2; k < end; ) {
@@ -35,7 +35,7 @@ final class NaturalCodec extends Codec<Object> {
                 }
                 return m;
             }
-            case Tape.ARRAY: {
+            case BindingTape.ARRAY: {
                 List<Object> list = new ArrayList<>(t.count(w));
                 int end = t.next(w);
                 for (int e = w + 2; e < end; e = t.next(e)) {
@@ -43,16 +43,16 @@ final class NaturalCodec extends Codec<Object> {
                 }
                 return list;
             }
-            case Tape.STRING: return t.text(w);
-            case Tape.INT64: return t.words[w + 1];
-            case Tape.UINT64: return t.bigInteger(w);
-            case Tape.FLOAT64: return Double.longBitsToDouble(t.words[w + 1]);
-            case Tape.BIG: {
+            case BindingTape.STRING: return t.text(w);
+            case BindingTape.INT64: return t.words[w + 1];
+            case BindingTape.UINT64: return t.bigInteger(w);
+            case BindingTape.FLOAT64: return Double.longBitsToDouble(t.words[w + 1]);
+            case BindingTape.BIG: {
                 String s = t.numberText(w);
                 return s.indexOf('.') < 0 && s.indexOf('e') < 0 && s.indexOf('E') < 0 ? new BigInteger(s) : new BigDecimal(s);
             }
-            case Tape.TRUE: return Boolean.TRUE;
-            case Tape.FALSE: return Boolean.FALSE;
+            case BindingTape.TRUE: return Boolean.TRUE;
+            case BindingTape.FALSE: return Boolean.FALSE;
             default: return null;
         }
     }

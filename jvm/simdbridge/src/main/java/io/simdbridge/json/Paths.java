@@ -13,12 +13,12 @@ final class Paths {
     private Paths() {}
 
     /** The path of the value at word {@code target} of the tape. */
-    static String ofWord(Tape t, int target) {
+    static String ofWord(BindingTape t, int target) {
         List<String> path = new ArrayList<>();
         int w = 0;
         while (w != target) {
             int kind = t.kind(w);
-            if (kind == Tape.OBJECT) {
+            if (kind == BindingTape.OBJECT) {
                 int k = w + 2, end = t.next(w);
                 boolean found = false;
                 while (k < end) {
@@ -34,7 +34,7 @@ final class Paths {
                 if (!found) {
                     break;
                 }
-            } else if (kind == Tape.ARRAY) {
+            } else if (kind == BindingTape.ARRAY) {
                 int e = w + 2, end = t.next(w), index = 0;
                 boolean found = false;
                 while (e < end) {

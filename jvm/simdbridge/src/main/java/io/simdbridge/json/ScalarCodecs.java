@@ -18,7 +18,7 @@ final class ScalarCodecs {
 
     static final Codec<String> STRING = new Codec<>() {
         @Override
-        String read(Tape t, int w) {
+        String read(BindingTape t, int w) {
             return t.string(w);
         }
 
@@ -30,8 +30,8 @@ final class ScalarCodecs {
 
     static final Codec<Integer> INT = new Codec<>() {
         @Override
-        Integer read(Tape t, int w) {
-            return t.kind(w) == Tape.NULL ? null : t.intValue(w);
+        Integer read(BindingTape t, int w) {
+            return t.kind(w) == BindingTape.NULL ? null : t.intValue(w);
         }
 
         @Override
@@ -42,8 +42,8 @@ final class ScalarCodecs {
 
     static final Codec<Long> LONG = new Codec<>() {
         @Override
-        Long read(Tape t, int w) {
-            return t.kind(w) == Tape.NULL ? null : t.longValue(w);
+        Long read(BindingTape t, int w) {
+            return t.kind(w) == BindingTape.NULL ? null : t.longValue(w);
         }
 
         @Override
@@ -54,8 +54,8 @@ final class ScalarCodecs {
 
     static final Codec<Short> SHORT = new Codec<>() {
         @Override
-        Short read(Tape t, int w) {
-            return t.kind(w) == Tape.NULL ? null : t.shortValue(w);
+        Short read(BindingTape t, int w) {
+            return t.kind(w) == BindingTape.NULL ? null : t.shortValue(w);
         }
 
         @Override
@@ -66,8 +66,8 @@ final class ScalarCodecs {
 
     static final Codec<Byte> BYTE = new Codec<>() {
         @Override
-        Byte read(Tape t, int w) {
-            return t.kind(w) == Tape.NULL ? null : t.byteValue(w);
+        Byte read(BindingTape t, int w) {
+            return t.kind(w) == BindingTape.NULL ? null : t.byteValue(w);
         }
 
         @Override
@@ -78,8 +78,8 @@ final class ScalarCodecs {
 
     static final Codec<Double> DOUBLE = new Codec<>() {
         @Override
-        Double read(Tape t, int w) {
-            return t.kind(w) == Tape.NULL ? null : t.doubleValue(w);
+        Double read(BindingTape t, int w) {
+            return t.kind(w) == BindingTape.NULL ? null : t.doubleValue(w);
         }
 
         @Override
@@ -90,8 +90,8 @@ final class ScalarCodecs {
 
     static final Codec<Float> FLOAT = new Codec<>() {
         @Override
-        Float read(Tape t, int w) {
-            return t.kind(w) == Tape.NULL ? null : (float) t.doubleValue(w);
+        Float read(BindingTape t, int w) {
+            return t.kind(w) == BindingTape.NULL ? null : (float) t.doubleValue(w);
         }
 
         @Override
@@ -102,8 +102,8 @@ final class ScalarCodecs {
 
     static final Codec<Boolean> BOOLEAN = new Codec<>() {
         @Override
-        Boolean read(Tape t, int w) {
-            return t.kind(w) == Tape.NULL ? null : t.booleanValue(w);
+        Boolean read(BindingTape t, int w) {
+            return t.kind(w) == BindingTape.NULL ? null : t.booleanValue(w);
         }
 
         @Override
@@ -114,8 +114,8 @@ final class ScalarCodecs {
 
     static final Codec<Character> CHAR = new Codec<>() {
         @Override
-        Character read(Tape t, int w) {
-            return t.kind(w) == Tape.NULL ? null : t.charValue(w);
+        Character read(BindingTape t, int w) {
+            return t.kind(w) == BindingTape.NULL ? null : t.charValue(w);
         }
 
         @Override
@@ -126,7 +126,7 @@ final class ScalarCodecs {
 
     static final Codec<BigInteger> BIG_INTEGER = new Codec<>() {
         @Override
-        BigInteger read(Tape t, int w) {
+        BigInteger read(BindingTape t, int w) {
             return t.bigInteger(w);
         }
 
@@ -138,7 +138,7 @@ final class ScalarCodecs {
 
     static final Codec<BigDecimal> BIG_DECIMAL = new Codec<>() {
         @Override
-        BigDecimal read(Tape t, int w) {
+        BigDecimal read(BindingTape t, int w) {
             return t.bigDecimal(w);
         }
 
@@ -155,8 +155,8 @@ final class ScalarCodecs {
     static <T> Codec<T> textual(String expected, Function<String, T> parse) {
         return new Codec<>() {
             @Override
-            T read(Tape t, int w) {
-                if (!t.is(w, Tape.STRING, expected)) {
+            T read(BindingTape t, int w) {
+                if (!t.is(w, BindingTape.STRING, expected)) {
                     return null;
                 }
                 String s = t.text(w);
@@ -187,8 +187,8 @@ final class ScalarCodecs {
         Codec<T> slow = textual(expected, parse);
         return new Codec<>() {
             @Override
-            T read(Tape t, int w) {
-                if (t.kind(w) == Tape.STRING) {
+            T read(BindingTape t, int w) {
+                if (t.kind(w) == BindingTape.STRING) {
                     T v = fast.parse(t.strings, t.stringOffset(w), t.stringLength(w));
                     if (v != null) {
                         return v;

@@ -80,7 +80,7 @@ public final class PairedRatio {
      * tape (what Json.read does before it builds any object), so that the suite can give each
      * stage's time per document.
      */
-    static final String TAPE = "simdbridge-tape";
+    static final String BINDING_TAPE = "simdbridge-tape";
     /**
      * Not a library either, in a beans: comparison: simdbridge reading and writing the same JSON
      * through the public-field model, so that the bean path is measured against the field path.
@@ -92,7 +92,7 @@ public final class PairedRatio {
                 () -> new Object[] {io.simdbridge.NativeParser.forCurrentThread(), new long[2 * json.length + 64], new byte[json.length + 64]});
         return bytes -> {
             Object[] a = arrays.get();
-            if (!io.simdbridge.internal.ParserInternals.get().tape((io.simdbridge.NativeParser) a[0], bytes, 0, bytes.length,
+            if (!io.simdbridge.internal.ParserInternals.get().bindingTape((io.simdbridge.NativeParser) a[0], bytes, 0, bytes.length,
                     (long[]) a[1], (byte[]) a[2])) {
                 throw new IllegalStateException("the tape did not fit");
             }
@@ -131,7 +131,7 @@ public final class PairedRatio {
             for (String library : libraries("simdbridge", p[3])) {
                 switch (op) {
                     case "read" -> {
-                        Libraries.Reader r = library.equals(TAPE) ? tapeOnly(json) : readers.get(library);
+                        Libraries.Reader r = library.equals(BINDING_TAPE) ? tapeOnly(json) : readers.get(library);
                         if (r == null) {
                             throw new IllegalArgumentException("no reader " + library);
                         }

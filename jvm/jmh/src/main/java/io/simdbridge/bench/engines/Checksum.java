@@ -4,7 +4,7 @@ package io.simdbridge.bench.engines;
 import java.math.BigInteger;
 
 /**
- * The fold of ../shared/spec/checksum.md, for the Java engines: each calls {@link #fold} once per
+ * The fold of docs/checksum.md, for the Java engines: each calls {@link #fold} once per
  * event, in document order. The native engines compute the same in C++.
  */
 public final class Checksum {

@@ -4,7 +4,7 @@ package io.simdbridge.bench.engines;
 import io.simdbridge.bench.data.Input;
 
 /**
- * A JSON reader computing the checksum of ../shared/spec/checksum.md, so that every engine
+ * A JSON reader computing the checksum of docs/checksum.md, so that every engine
  * visits every value and their answers can be compared before anything is timed. Each engine
  * reads the form of the input it prefers (a heap array, a padded array, a direct buffer); the
  * cost of getting bytes into that form is measured apart (suite G).

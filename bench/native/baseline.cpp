@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "simdbridge/baseline.h"
+#include "baseline.h"
 
 #include <cstring>
 #include <new>

@@ -12,8 +12,8 @@ namespace simdbridge {
 
 /**
  * simdjson used directly, with none of the engine's layers (no input checks, no slow path): the
- * yardsticks that `simdbridge bench` measures the checksum engine against. Each walk computes
- * the checksum of ../shared/spec/checksum.md, so a benchmark can check it before timing it; each
+ * yardsticks that simdbridge_bench measures the checksum engine against. Each walk computes
+ * the checksum of docs/checksum.md, so a benchmark can check it before timing it; each
  * fails (error_code::expected_value, offset 0) on what simdjson itself refuses.
  *
  * Inputs must be padded (`input::parsed_in_place()`); the baselines never copy.

@@ -8,7 +8,7 @@
 
 #include "simdbridge/parser.h"
 
-namespace simdbridge::cli {
+namespace simdbridge::bench {
 
 std::string json_quote(const std::string &text) {
   std::string out = "\"";
@@ -55,4 +55,4 @@ std::string machine_info_json() {
   return out + "}";
 }
 
-} // namespace simdbridge::cli
+} // namespace simdbridge::bench

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Writes the binding tape (simdbridge/tape.h) from the parse events of either reader: the
+// Writes the binding tape (simdbridge/binding_tape.h) from the parse events of either reader: the
 // structural walk and the scalar parser, both of which hand over raw string tokens, unescaped here
 // straight into the caller's array. Past the caller's capacity it keeps counting, so that the
 // caller learns the sizes it needs.
-#ifndef SIMDBRIDGE_SRC_TAPE_SINK_H
-#define SIMDBRIDGE_SRC_TAPE_SINK_H
+#ifndef SIMDBRIDGE_SRC_BINDING_TAPE_SINK_H
+#define SIMDBRIDGE_SRC_BINDING_TAPE_SINK_H
 
 #include <cstdint>
 #include <cstring>
@@ -14,7 +14,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "simdbridge/tape.h"
+#include "simdbridge/binding_tape.h"
 
 #if defined(__GNUC__)
 #define SIMDBRIDGE_ALWAYS_INLINE inline __attribute__((always_inline))
@@ -56,8 +56,7 @@ inline constexpr escape_table simple_escapes{};
  * Whether the n bytes at p are all ASCII: 64 bytes a step (SSE2), with a look at what was
  * found every 1 KB (an input that is not stops early), the last bytes one at a time (the bytes
  * past n are not read: the padding is the caller's). Where the whole input is ASCII, no string
- * of it needs the top bits of its bytes tracked (basic_tape_sink's `AsciiInput`). Measured at
- * 15 ns for 1 KB, 1.4 us for 100 KB.
+ * of it needs the top bits of its bytes tracked (basic_binding_tape_sink's `AsciiInput`).
  */
 inline bool all_ascii(const uint8_t *p, size_t n) noexcept {
   size_t i = 0;
@@ -83,21 +82,20 @@ inline bool all_ascii(const uint8_t *p, size_t n) noexcept {
 /**
  * `Checked`: every write checked against the caller's capacity (past it, counted only). The
  * structural walk runs unchecked where the arrays are known large enough for any document of
- * that input (see parser::to_tape): without the checks it takes about 5% less time (Users
- * 100 KB: 39.4 against 41.5 us).
+ * that input (see parser::to_binding_tape), where the checks would only cost time.
  *
  * `AsciiInput`: the input is all ASCII (all_ascii), so that a string's bytes copied as they are
- * never make it non-ASCII: only an escape can (\u00E9). Tracking the top bits of every block
- * copied took 9% of the walk (Users 1 KB: 476 against 432 ns; 100 KB: 38.4 against 35.0 us).
+ * never make it non-ASCII: only an escape can (\u00E9). The top bits of every block copied then
+ * need not be tracked, a sizeable part of the walk.
  */
-template <bool Checked, bool AsciiInput = false> class basic_tape_sink {
+template <bool Checked, bool AsciiInput = false> class basic_binding_tape_sink {
 public:
   /** The readers call the methods below, with offsets, instead of the checksum's events. */
   static constexpr bool records_tape = true;
 
-  basic_tape_sink() = default;
+  basic_binding_tape_sink() = default;
   /** `open`: one slot per nesting level the readers allow, and one for the root (max_depth + 1). */
-  basic_tape_sink(tape_buffer *out, uint64_t *open) noexcept : out_(out), base_(open), top_(open) {}
+  basic_binding_tape_sink(binding_tape_buffer *out, uint64_t *open) noexcept : out_(out), base_(open), top_(open) {}
 
   /** Forgets everything written: the other reader starts again. */
   void reset() noexcept {
@@ -113,7 +111,7 @@ public:
   /** False where something was not written for want of capacity (words() and strings() tell how much is needed). */
   bool fits() const noexcept { return !overflow_; }
 
-  void container_begin(tape_entry kind, uint64_t offset) noexcept {
+  void container_begin(binding_tape_entry kind, uint64_t offset) noexcept {
     count_value();
     *++top_ = (uint64_t(words_) << 32) | count_; // the container's word, and its parent's count
     count_ = 0;
@@ -161,19 +159,18 @@ public:
       n += k;
     }
     strings_ += n;
-    entry(tape_entry::string, offset | (lone ? tape_lone_surrogate : 0) | (bits < 0x80 ? tape_ascii : 0),
+    entry(binding_tape_entry::string, offset | (lone ? binding_tape_lone_surrogate : 0) | (bits < 0x80 ? binding_tape_ascii : 0),
           (uint64_t(at) << 32) | n);
   }
 
   /**
    * A string of the structural walk, from its raw bytes in the padded input (`src`: just past the
    * opening quote), unescaped straight into the caller's array in one pass: sixteen bytes copied
-   * at a time up to the next '"' or '\\', escapes decoded inline. Measured on escape-dense text
-   * (the binding benchmark's escaped string) twice as fast as simdjson 3.0.1's unescaping, and one
-   * copy less on any string. False for an escape that is invalid or a lone surrogate: the walk
-   * then refuses the document, and the scalar parser reads it (and names the error). Always
-   * inlined into the walk: called, it cost 12% of the walk on the Users payloads (a call per
-   * string, and the sink's counters spilled around it).
+   * at a time up to the next '"' or '\\', escapes decoded inline: one pass and one copy less than
+   * simdjson's unescaping into its own buffer. False for an escape that is invalid or a lone
+   * surrogate: the walk then refuses the document, and the scalar parser reads it (and names the
+   * error). Always inlined into the walk: a call per string would spill the sink's counters
+   * around it.
    */
   SIMDBRIDGE_ALWAYS_INLINE bool escaped_string(const uint8_t *src, uint64_t offset, bool is_key) noexcept {
     if (!is_key) { count_value(); }
@@ -251,29 +248,29 @@ public:
       } while (*p == '\\');
     }
     strings_ = w;
-    entry(tape_entry::string, offset | (high == 0 ? tape_ascii : 0), (uint64_t(start) << 32) | (w - start));
+    entry(binding_tape_entry::string, offset | (high == 0 ? binding_tape_ascii : 0), (uint64_t(start) << 32) | (w - start));
     return true;
   }
 
-  void int64(int64_t v, uint64_t offset) noexcept { scalar(tape_entry::int64, offset, uint64_t(v)); }
-  void uint64(uint64_t v, uint64_t offset) noexcept { scalar(tape_entry::uint64, offset, v); }
+  void int64(int64_t v, uint64_t offset) noexcept { scalar(binding_tape_entry::int64, offset, uint64_t(v)); }
+  void uint64(uint64_t v, uint64_t offset) noexcept { scalar(binding_tape_entry::uint64, offset, v); }
   void float64(double d, uint64_t offset) noexcept {
     uint64_t bits;
     std::memcpy(&bits, &d, sizeof bits);
-    scalar(tape_entry::float64, offset, bits);
+    scalar(binding_tape_entry::float64, offset, bits);
   }
   /** A number of the structural walk: int64, uint64 or float64 (its bits). */
-  void number(tape_entry kind, uint64_t bits, uint64_t offset) noexcept { scalar(kind, offset, bits); }
-  void big_number(uint64_t offset, size_t token_length) noexcept { scalar(tape_entry::big_number, offset, token_length); }
-  void boolean(bool b, uint64_t offset) noexcept { scalar(b ? tape_entry::true_value : tape_entry::false_value, offset, 0); }
-  void null(uint64_t offset) noexcept { scalar(tape_entry::null_value, offset, 0); }
+  void number(binding_tape_entry kind, uint64_t bits, uint64_t offset) noexcept { scalar(kind, offset, bits); }
+  void big_number(uint64_t offset, size_t token_length) noexcept { scalar(binding_tape_entry::big_number, offset, token_length); }
+  void boolean(bool b, uint64_t offset) noexcept { scalar(b ? binding_tape_entry::true_value : binding_tape_entry::false_value, offset, 0); }
+  void null(uint64_t offset) noexcept { scalar(binding_tape_entry::null_value, offset, 0); }
 
 private:
   void count_value() noexcept {
     count_++; // at the root, the root itself: counted, never read
   }
 
-  void entry(tape_entry kind, uint64_t offset, uint64_t payload) noexcept {
+  void entry(binding_tape_entry kind, uint64_t offset, uint64_t payload) noexcept {
     if (!Checked || words_ + 2 <= out_->word_capacity) {
       out_->words[words_] = (uint64_t(kind) << 56) | offset;
       out_->words[words_ + 1] = payload;
@@ -283,7 +280,7 @@ private:
     words_ += 2;
   }
 
-  void scalar(tape_entry kind, uint64_t offset, uint64_t payload) noexcept {
+  void scalar(binding_tape_entry kind, uint64_t offset, uint64_t payload) noexcept {
     count_value();
     entry(kind, offset, payload);
   }
@@ -337,7 +334,7 @@ private:
     return 4;
   }
 
-  tape_buffer *out_ = nullptr;
+  binding_tape_buffer *out_ = nullptr;
   // Per open container, its word index << 32 | its parent's count: base_[1] the outermost, top_
   // the innermost. The innermost's own count is count_ (a register in the walk, not memory).
   uint64_t *base_ = nullptr;
@@ -349,13 +346,13 @@ private:
 };
 
 /** The sink of the scalar parser, and of the walk where the arrays may be too small. */
-using tape_sink = basic_tape_sink<true>;
-/** The walk's sink where the arrays hold any tape of the input (see parser::to_tape). */
-using unchecked_tape_sink = basic_tape_sink<false>;
+using binding_tape_sink = basic_binding_tape_sink<true>;
+/** The walk's sink where the arrays hold any tape of the input (see parser::to_binding_tape). */
+using unchecked_binding_tape_sink = basic_binding_tape_sink<false>;
 /** The walk's sinks for an all-ASCII input. */
-using ascii_tape_sink = basic_tape_sink<true, true>;
-using unchecked_ascii_tape_sink = basic_tape_sink<false, true>;
+using ascii_binding_tape_sink = basic_binding_tape_sink<true, true>;
+using unchecked_ascii_binding_tape_sink = basic_binding_tape_sink<false, true>;
 
 } // namespace simdbridge::internal
 
-#endif // SIMDBRIDGE_SRC_TAPE_SINK_H
+#endif // SIMDBRIDGE_SRC_BINDING_TAPE_SINK_H

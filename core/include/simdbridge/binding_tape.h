@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#ifndef SIMDBRIDGE_TAPE_H
-#define SIMDBRIDGE_TAPE_H
+#ifndef SIMDBRIDGE_BINDING_TAPE_H
+#define SIMDBRIDGE_BINDING_TAPE_H
 
 #include <cstddef>
 #include <cstdint>
@@ -16,7 +16,7 @@ namespace simdbridge {
  *
  * Every value and every object key is one entry of two 64-bit words, in document order:
  *
- * - word 0: the kind (`tape_entry`) in the top 8 bits; bit 55 set on a string that holds a lone
+ * - word 0: the kind (`binding_tape_entry`) in the top 8 bits; bit 55 set on a string that holds a lone
  *   surrogate (see below), bit 54 on a string known to be ASCII; the value's byte offset in the
  *   input in the low 48 bits (a string's
  *   or key's opening quote, a number's first byte, a container's bracket).
@@ -34,7 +34,7 @@ namespace simdbridge {
  *
  * An object's entries alternate key, value. The document's value is the entry at word 0.
  */
-enum class tape_entry : uint8_t {
+enum class binding_tape_entry : uint8_t {
   object = 1,
   array = 2,
   string = 3,
@@ -48,17 +48,17 @@ enum class tape_entry : uint8_t {
 };
 
 /** Bit 55 of word 0: the string holds a lone surrogate (in WTF-8). */
-inline constexpr uint64_t tape_lone_surrogate = uint64_t(1) << 55;
+inline constexpr uint64_t binding_tape_lone_surrogate = uint64_t(1) << 55;
 /** Bit 54 of word 0: the string is all ASCII (set by the fast reader; a hint, never required). */
-inline constexpr uint64_t tape_ascii = uint64_t(1) << 54;
+inline constexpr uint64_t binding_tape_ascii = uint64_t(1) << 54;
 /** The low 48 bits of word 0: the byte offset. */
-inline constexpr uint64_t tape_offset_mask = (uint64_t(1) << 48) - 1;
+inline constexpr uint64_t binding_tape_offset_mask = (uint64_t(1) << 48) - 1;
 
 /**
  * The caller's arrays, and what a call wrote (or, when it returned output_too_small, the sizes
  * it would have needed: grow the arrays to those and call again).
  */
-struct tape_buffer {
+struct binding_tape_buffer {
   uint64_t *words = nullptr;
   size_t word_capacity = 0;
   uint8_t *strings = nullptr;
@@ -71,4 +71,4 @@ struct tape_buffer {
 
 } // namespace simdbridge
 
-#endif // SIMDBRIDGE_TAPE_H
+#endif // SIMDBRIDGE_BINDING_TAPE_H

@@ -13,8 +13,8 @@
 
 #include "checksum_sink.h"
 #include "scalar_parser.h"
-#include "simdbridge/tape.h"
-#include "tape_sink.h"
+#include "simdbridge/binding_tape.h"
+#include "binding_tape_sink.h"
 #include "test_support.h"
 
 namespace simdbridge::test {
@@ -25,8 +25,8 @@ struct tape {
   std::vector<uint8_t> strings;
   error e;
 
-  tape_entry kind(size_t w) const { return tape_entry(words[w] >> 56); }
-  uint64_t offset(size_t w) const { return words[w] & tape_offset_mask; }
+  binding_tape_entry kind(size_t w) const { return binding_tape_entry(words[w] >> 56); }
+  uint64_t offset(size_t w) const { return words[w] & binding_tape_offset_mask; }
   size_t end(size_t w) const { return size_t(words[w + 1] >> 32); }
   uint32_t count(size_t w) const { return uint32_t(words[w + 1]); }
   std::string text(size_t w) const {
@@ -34,12 +34,12 @@ struct tape {
   }
 };
 
-tape to_tape(parser &p, const std::string &json, size_t word_capacity = 1 << 16, size_t string_capacity = 1 << 16) {
+tape to_binding_tape(parser &p, const std::string &json, size_t word_capacity = 1 << 16, size_t string_capacity = 1 << 16) {
   tape t;
   t.words.assign(word_capacity, 0);
   t.strings.assign(string_capacity, 0);
-  tape_buffer out{t.words.data(), t.words.size(), t.strings.data(), t.strings.size()};
-  t.e = p.to_tape(input::copy_of(json), out);
+  binding_tape_buffer out{t.words.data(), t.words.size(), t.strings.data(), t.strings.size()};
+  t.e = p.to_binding_tape(input::copy_of(json), out);
   if (t.e.ok() || t.e.code == error_code::output_too_small) {
     t.words.resize(out.words_used);
     t.strings.resize(out.strings_used);
@@ -52,11 +52,11 @@ tape slow_tape(const std::string &json) {
   tape t;
   t.words.assign(json.size() + 16, 0);
   t.strings.assign(json.size() + 16, 0);
-  tape_buffer out{t.words.data(), t.words.size(), t.strings.data(), t.strings.size()};
+  binding_tape_buffer out{t.words.data(), t.words.size(), t.strings.data(), t.strings.size()};
   std::vector<uint64_t> open(1024 + 1);
   std::vector<uint8_t> scopes;
-  internal::tape_sink sink(&out, open.data());
-  internal::scalar_parser<internal::tape_sink> slow(reinterpret_cast<const uint8_t *>(json.data()), json.size(),
+  internal::binding_tape_sink sink(&out, open.data());
+  internal::scalar_parser<internal::binding_tape_sink> slow(reinterpret_cast<const uint8_t *>(json.data()), json.size(),
                                                     1024, sink, scopes);
   t.e = slow.parse_document();
   t.words.resize(sink.words());
@@ -64,38 +64,38 @@ tape slow_tape(const std::string &json) {
   return t;
 }
 
-/** ../shared/spec/checksum.md folded from a tape. */
+/** docs/checksum.md folded from a tape. */
 uint64_t fold_tape(const tape &t, const std::string &json, size_t w, uint64_t h) {
   using namespace internal;
   switch (t.kind(w)) {
-  case tape_entry::object: {
+  case binding_tape_entry::object: {
     h = fold(h, tag_object_begin, 0);
     for (size_t k = w + 2; k < t.end(w);) {
       h = fold(h, tag_key, uint32_t(t.words[k + 1]));
       h = fold_tape(t, json, k + 2, h);
-      k = (t.kind(k + 2) == tape_entry::object || t.kind(k + 2) == tape_entry::array) ? t.end(k + 2) : k + 4;
+      k = (t.kind(k + 2) == binding_tape_entry::object || t.kind(k + 2) == binding_tape_entry::array) ? t.end(k + 2) : k + 4;
     }
     return fold(h, tag_object_end, 0);
   }
-  case tape_entry::array: {
+  case binding_tape_entry::array: {
     h = fold(h, tag_array_begin, 0);
     for (size_t k = w + 2; k < t.end(w);) {
       h = fold_tape(t, json, k, h);
-      k = (t.kind(k) == tape_entry::object || t.kind(k) == tape_entry::array) ? t.end(k) : k + 2;
+      k = (t.kind(k) == binding_tape_entry::object || t.kind(k) == binding_tape_entry::array) ? t.end(k) : k + 2;
     }
     return fold(h, tag_array_end, 0);
   }
-  case tape_entry::string: return fold(h, tag_string, uint32_t(t.words[w + 1]));
-  case tape_entry::int64:
-  case tape_entry::uint64: return fold(h, tag_integer, t.words[w + 1]);
-  case tape_entry::float64: return fold(h, tag_double, t.words[w + 1]);
-  case tape_entry::big_number: {
+  case binding_tape_entry::string: return fold(h, tag_string, uint32_t(t.words[w + 1]));
+  case binding_tape_entry::int64:
+  case binding_tape_entry::uint64: return fold(h, tag_integer, t.words[w + 1]);
+  case binding_tape_entry::float64: return fold(h, tag_double, t.words[w + 1]);
+  case binding_tape_entry::big_number: {
     const auto *token = reinterpret_cast<const uint8_t *>(json.data()) + t.offset(w);
     return fold(h, tag_double, double_bits(number_token_to_double(token, t.words[w + 1])));
   }
-  case tape_entry::true_value: return fold(h, tag_true, 0);
-  case tape_entry::false_value: return fold(h, tag_false, 0);
-  case tape_entry::null_value: return fold(h, tag_null, 0);
+  case binding_tape_entry::true_value: return fold(h, tag_true, 0);
+  case binding_tape_entry::false_value: return fold(h, tag_false, 0);
+  case binding_tape_entry::null_value: return fold(h, tag_null, 0);
   }
   return 0;
 }
@@ -103,58 +103,58 @@ uint64_t fold_tape(const tape &t, const std::string &json, size_t w, uint64_t h)
 TEST(Tape, LayoutOfASmallDocument) {
   parser p;
   const std::string json = R"( {"a": [1, -2, 3.5, "x\n\u00e9"], "b": {}, "c": true, "d": null, "e": 18446744073709551615} )";
-  tape t = to_tape(p, json);
+  tape t = to_binding_tape(p, json);
   ASSERT_TRUE(t.e.ok()) << t.e.message();
-  ASSERT_EQ(t.kind(0), tape_entry::object);
+  ASSERT_EQ(t.kind(0), binding_tape_entry::object);
   EXPECT_EQ(t.offset(0), 1u);
   EXPECT_EQ(t.count(0), 5u);
   EXPECT_EQ(t.end(0), t.words.size());
   EXPECT_EQ(t.text(2), "a");
   EXPECT_EQ(t.offset(2), 2u); // the key's opening quote
-  ASSERT_EQ(t.kind(4), tape_entry::array);
+  ASSERT_EQ(t.kind(4), binding_tape_entry::array);
   EXPECT_EQ(t.offset(4), 7u);
   EXPECT_EQ(t.count(4), 4u);
   EXPECT_EQ(t.end(4), 14u);
-  EXPECT_EQ(t.kind(6), tape_entry::int64);
+  EXPECT_EQ(t.kind(6), binding_tape_entry::int64);
   EXPECT_EQ(int64_t(t.words[7]), 1);
   EXPECT_EQ(t.offset(6), 8u);
   EXPECT_EQ(int64_t(t.words[9]), -2);
-  EXPECT_EQ(t.kind(10), tape_entry::float64);
+  EXPECT_EQ(t.kind(10), binding_tape_entry::float64);
   double d;
   std::memcpy(&d, &t.words[11], 8);
   EXPECT_EQ(d, 3.5);
-  EXPECT_EQ(t.kind(12), tape_entry::string);
+  EXPECT_EQ(t.kind(12), binding_tape_entry::string);
   EXPECT_EQ(t.text(12), "x\n\xC3\xA9");
-  EXPECT_EQ(t.words[12] & tape_ascii, 0u);
-  EXPECT_NE(t.words[2] & tape_ascii, 0u); // "a"
+  EXPECT_EQ(t.words[12] & binding_tape_ascii, 0u);
+  EXPECT_NE(t.words[2] & binding_tape_ascii, 0u); // "a"
   EXPECT_EQ(t.offset(12), json.find("\"x"));
   EXPECT_EQ(t.text(14), "b");
-  EXPECT_EQ(t.kind(16), tape_entry::object);
+  EXPECT_EQ(t.kind(16), binding_tape_entry::object);
   EXPECT_EQ(t.count(16), 0u);
   EXPECT_EQ(t.end(16), 18u);
-  EXPECT_EQ(t.kind(20), tape_entry::true_value);
-  EXPECT_EQ(t.kind(24), tape_entry::null_value);
-  EXPECT_EQ(t.kind(28), tape_entry::uint64);
+  EXPECT_EQ(t.kind(20), binding_tape_entry::true_value);
+  EXPECT_EQ(t.kind(24), binding_tape_entry::null_value);
+  EXPECT_EQ(t.kind(28), binding_tape_entry::uint64);
   EXPECT_EQ(t.words[29], UINT64_MAX);
 }
 
 TEST(Tape, WhatSimdjsonRefusesComesFromTheScalarParser) {
   parser p;
   const std::string json = R"([123456789012345678901234567890, -1e400, "\ud800x", "\ud83d\ude00", -9223372036854775808])";
-  tape t = to_tape(p, json);
+  tape t = to_binding_tape(p, json);
   ASSERT_TRUE(t.e.ok()) << t.e.message();
-  EXPECT_EQ(t.kind(2), tape_entry::big_number);
+  EXPECT_EQ(t.kind(2), binding_tape_entry::big_number);
   EXPECT_EQ(json.substr(t.offset(2), t.words[3]), "123456789012345678901234567890");
-  EXPECT_EQ(t.kind(4), tape_entry::big_number);
+  EXPECT_EQ(t.kind(4), binding_tape_entry::big_number);
   EXPECT_EQ(json.substr(t.offset(4), t.words[5]), "-1e400");
   EXPECT_EQ(t.text(6), "\xED\xA0\x80x");
-  EXPECT_NE(t.words[6] & tape_lone_surrogate, 0u);
+  EXPECT_NE(t.words[6] & binding_tape_lone_surrogate, 0u);
   EXPECT_EQ(t.text(8), "\xF0\x9F\x98\x80");
-  EXPECT_EQ(t.words[8] & tape_lone_surrogate, 0u);
-  EXPECT_EQ(t.kind(10), tape_entry::int64);
+  EXPECT_EQ(t.words[8] & binding_tape_lone_surrogate, 0u);
+  EXPECT_EQ(t.kind(10), binding_tape_entry::int64);
   EXPECT_EQ(int64_t(t.words[11]), INT64_MIN);
   for (const char *scalar : {"42", " \"s\" ", "true", "null", "-0.5"}) {
-    tape s = to_tape(p, scalar);
+    tape s = to_binding_tape(p, scalar);
     ASSERT_TRUE(s.e.ok()) << scalar;
     EXPECT_EQ(s.words.size(), 2u);
   }
@@ -164,7 +164,7 @@ TEST(Tape, BothReadersWriteTheSameTapeOnTheCorpus) {
   parser p;
   for (const auto &path : list_files(data_directory() + "/jsonexamples", ".json")) {
     const std::string json = read_file(path);
-    tape fast = to_tape(p, json, json.size() + 16, json.size() + 16);
+    tape fast = to_binding_tape(p, json, json.size() + 16, json.size() + 16);
     ASSERT_TRUE(fast.e.ok()) << base_name(path) << ": " << fast.e.message();
     tape slow = slow_tape(json);
     ASSERT_TRUE(slow.e.ok()) << base_name(path);
@@ -187,7 +187,7 @@ TEST(Tape, EscapesOfEveryKindUnescapeAsTheScalarParserDoes) {
     const int count = int(rng() % 24);
     for (int k = 0; k < count; k++) { text += pieces[rng() % (sizeof pieces / sizeof pieces[0])]; }
     const std::string json = "{\"" + text + "\": [\"" + text + "\", \"x" + text + "\"]}";
-    tape fast = to_tape(p, json);
+    tape fast = to_binding_tape(p, json);
     ASSERT_TRUE(fast.e.ok()) << json;
     tape slow = slow_tape(json);
     ASSERT_TRUE(slow.e.ok()) << json;
@@ -197,24 +197,24 @@ TEST(Tape, EscapesOfEveryKindUnescapeAsTheScalarParserDoes) {
     std::string raw = text + "\"" + std::string(64, ' ');
     std::vector<uint8_t> out(text.size() + 32);
     std::vector<uint64_t> words(2), open(1);
-    tape_buffer buffer{words.data(), words.size(), out.data(), out.size()};
-    internal::tape_sink sink(&buffer, open.data());
+    binding_tape_buffer buffer{words.data(), words.size(), out.data(), out.size()};
+    internal::binding_tape_sink sink(&buffer, open.data());
     ASSERT_TRUE(sink.escaped_string(reinterpret_cast<const uint8_t *>(raw.data()), 0, false)) << text;
     EXPECT_EQ(std::string(reinterpret_cast<const char *>(out.data()), sink.strings()), slow.text(2)) << text;
   }
   // Invalid escapes and lone surrogates: the validator's error, or the scalar parser's WTF-8.
   for (const char *bad : {"[\"\\u12\"]", "[\"\\u12G4\"]", "[\"\\q\"]", "[\"\\", "[\"\\u\"]"}) {
-    tape t = to_tape(p, bad);
+    tape t = to_binding_tape(p, bad);
     const error v = p.validate(input::copy_of(bad));
     ASSERT_FALSE(v.ok()) << bad;
     EXPECT_EQ(t.e.code, v.code) << bad;
     EXPECT_EQ(t.e.offset, v.offset) << bad;
   }
   for (const char *lone : {"[\"\\ud800\"]", "[\"\\udc00x\"]", "[\"\\ud83d\\u0041\"]", "[\"\\ud83d\\ud83d\\ude00\"]"}) {
-    tape t = to_tape(p, lone);
+    tape t = to_binding_tape(p, lone);
     ASSERT_TRUE(t.e.ok()) << lone;
     EXPECT_EQ(t.words, slow_tape(lone).words) << lone;
-    EXPECT_NE(t.words[2] & tape_lone_surrogate, 0u) << lone;
+    EXPECT_NE(t.words[2] & binding_tape_lone_surrogate, 0u) << lone;
   }
 }
 
@@ -258,7 +258,7 @@ TEST(Tape, EachStringIsFlaggedAsciiExactlyWhenItIs) {
     }
     json += "]}";
     for (size_t capacity : {size_t(1) << 16, json.size() + 2}) { // roomy; too tight to skip the checks
-      tape fast = to_tape(p, json, capacity, capacity);
+      tape fast = to_binding_tape(p, json, capacity, capacity);
       ASSERT_TRUE(fast.e.ok()) << json;
       tape slow = slow_tape(json);
       ASSERT_TRUE(slow.e.ok()) << json;
@@ -267,7 +267,7 @@ TEST(Tape, EachStringIsFlaggedAsciiExactlyWhenItIs) {
         const size_t w = 6 + 2 * size_t(k);
         const std::string text = fast.text(w);
         const bool is_ascii = std::all_of(text.begin(), text.end(), [](char c) { return uint8_t(c) < 0x80; });
-        EXPECT_EQ((fast.words[w] & tape_ascii) != 0, is_ascii) << json << " " << k;
+        EXPECT_EQ((fast.words[w] & binding_tape_ascii) != 0, is_ascii) << json << " " << k;
       }
     }
   }
@@ -283,7 +283,7 @@ TEST(Tape, JsonTestSuiteAndJsonCheckerFilesAsTheValidatorSeesThem) {
   ASSERT_GT(paths.size(), 300u);
   for (const std::string &path : paths) {
     const std::string json = read_file(path);
-    tape t = to_tape(p, json);
+    tape t = to_binding_tape(p, json);
     const error v = p.validate(input::copy_of(json));
     if (v.ok()) {
       ASSERT_TRUE(t.e.ok()) << base_name(path) << ": " << t.e.message();
@@ -310,7 +310,7 @@ TEST(Tape, TruncatedAndDamagedCorpusFilesAsTheValidatorSeesThem) {
       } else {
         mutated = mutate(json, rng);
       }
-      tape t = to_tape(p, mutated, mutated.size() + 16, mutated.size() + 16);
+      tape t = to_binding_tape(p, mutated, mutated.size() + 16, mutated.size() + 16);
       const error v = p.validate(input::copy_of(mutated));
       if (v.ok()) {
         ASSERT_TRUE(t.e.ok()) << base_name(path) << " round " << round;
@@ -327,17 +327,17 @@ TEST(Tape, TruncatedAndDamagedCorpusFilesAsTheValidatorSeesThem) {
 TEST(Tape, ArraysTooSmallSayWhatTheyNeed) {
   parser p;
   const std::string json = R"({"key": ["a string", "another", [1, 2, 3], {"x": "y"}]})";
-  tape full = to_tape(p, json);
+  tape full = to_binding_tape(p, json);
   ASSERT_TRUE(full.e.ok());
   for (size_t words : {size_t(0), size_t(2), size_t(7), full.words.size() - 1}) {
-    tape small = to_tape(p, json, words, 1 << 10);
+    tape small = to_binding_tape(p, json, words, 1 << 10);
     EXPECT_EQ(small.e.code, error_code::output_too_small) << words;
     EXPECT_EQ(small.words.size(), full.words.size());
   }
-  tape few_bytes = to_tape(p, json, 1 << 10, 5);
+  tape few_bytes = to_binding_tape(p, json, 1 << 10, 5);
   EXPECT_EQ(few_bytes.e.code, error_code::output_too_small);
   EXPECT_EQ(few_bytes.strings.size(), full.strings.size());
-  tape exact = to_tape(p, json, full.words.size(), full.strings.size());
+  tape exact = to_binding_tape(p, json, full.words.size(), full.strings.size());
   ASSERT_TRUE(exact.e.ok()) << error_name(exact.e.code) << " " << full.words.size() << " " << full.strings.size();
   EXPECT_EQ(exact.words, full.words);
 }
@@ -346,17 +346,17 @@ TEST(Tape, ErrorsHaveTheValidatorsOffsets) {
   parser p;
   for (const char *bad : {"[1,]", "{\"a\" 1}", "[\"\\x\"]", "[1 2]", "", "  ", "{\"a\":[}", "[\"\x01\"]", "01",
                           "[1e]", "\xEF\xBB\xBF[]", "[\"\xC3\"]", "tru", "{}x"}) {
-    tape t = to_tape(p, bad);
+    tape t = to_binding_tape(p, bad);
     const error v = p.validate(input::copy_of(bad));
     ASSERT_FALSE(v.ok()) << bad;
     EXPECT_EQ(t.e.code, v.code) << bad;
     EXPECT_EQ(t.e.offset, v.offset) << bad;
   }
-  EXPECT_EQ(to_tape(p, std::string(1025, '[') + std::string(1025, ']')).e.code, error_code::depth_limit);
+  EXPECT_EQ(to_binding_tape(p, std::string(1025, '[') + std::string(1025, ']')).e.code, error_code::depth_limit);
 }
 
 // The walk skips its capacity checks where the words hold two per structural and the strings
-// the input's bytes and 16 more (parser::to_tape). Arrays of exactly that size, on their own
+// the input's bytes and 16 more (parser::to_binding_tape). Arrays of exactly that size, on their own
 // heap blocks so that AddressSanitizer sees a write past them: strings that end the input,
 // escapes at a string's end, short and long ones; the tape equals the scalar parser's.
 TEST(Tape, TheUncheckedWalkStaysInArraysOfItsBound) {
@@ -374,8 +374,8 @@ TEST(Tape, TheUncheckedWalkStaysInArraysOfItsBound) {
     ASSERT_TRUE(checked.e.ok()) << json;
     auto words = std::make_unique<uint64_t[]>(2 * json.size()); // at least two per structural
     auto strings = std::make_unique<uint8_t[]>(json.size() + 16);
-    tape_buffer out{words.get(), 2 * json.size(), strings.get(), json.size() + 16};
-    ASSERT_TRUE(p.to_tape(input::copy_of(json), out).ok()) << json;
+    binding_tape_buffer out{words.get(), 2 * json.size(), strings.get(), json.size() + 16};
+    ASSERT_TRUE(p.to_binding_tape(input::copy_of(json), out).ok()) << json;
     ASSERT_EQ(out.words_used, checked.words.size()) << json;
     ASSERT_EQ(out.strings_used, checked.strings.size()) << json;
     EXPECT_TRUE(std::equal(checked.words.begin(), checked.words.end(), words.get())) << json;
@@ -395,20 +395,20 @@ TEST(Tape, NestingUpToTheDepthLimitOnBothReaders) {
       // the number (and a string where it is an array).
       std::string json = (depth - 1) % 2 == 0 ? "[" + number + ",\"x\"]" : "{\"k\":" + number + "}";
       for (uint32_t d = depth - 1; d-- > 0;) { json = d % 2 == 0 ? "[0," + json + "]" : "{\"k\":" + json + "}"; }
-      tape t = to_tape(p, json);
+      tape t = to_binding_tape(p, json);
       ASSERT_TRUE(t.e.ok()) << depth << " " << error_name(t.e.code);
       for (uint32_t d = 0; d < depth; d++) {
         const size_t w = 4 * size_t(d); // a container, then 0 (or a key), then the next level
         const bool array = d % 2 == 0;
-        ASSERT_EQ(t.kind(w), array ? tape_entry::array : tape_entry::object) << depth << " " << d;
+        ASSERT_EQ(t.kind(w), array ? binding_tape_entry::array : binding_tape_entry::object) << depth << " " << d;
         EXPECT_EQ(t.end(w), t.words.size()) << depth << " " << d; // each closes at the very end
         EXPECT_EQ(t.count(w), array ? 2u : 1u) << depth << " " << d;
       }
       const size_t number_at = 4 * size_t(depth - 1) + ((depth - 1) % 2 == 0 ? 2 : 4); // past the key in an object
-      EXPECT_EQ(t.kind(number_at), number.size() > 1 ? tape_entry::big_number : tape_entry::int64) << depth;
+      EXPECT_EQ(t.kind(number_at), number.size() > 1 ? binding_tape_entry::big_number : binding_tape_entry::int64) << depth;
     }
     const std::string deeper = std::string(depth + 1, '[') + std::string(depth + 1, ']');
-    EXPECT_EQ(to_tape(p, deeper).e.code, error_code::depth_limit) << depth;
+    EXPECT_EQ(to_binding_tape(p, deeper).e.code, error_code::depth_limit) << depth;
   }
 }
 

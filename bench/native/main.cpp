@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// `simdbridge bench`: the checksum engine's throughput beside simdjson used directly.
+// simdbridge_bench: the checksum engine's throughput beside simdjson used directly (the core
+// suite of make bench runs it; not part of the product).
+//
+//   simdbridge_bench [--json] [--rounds N] [--sample-ms MS] [FILE...]
+//
+// Without files it reads the corpus: $SIMDBRIDGE_DATA, else the data directory this build was
+// configured with.
 //
 // Method: every subject's checksum is compared with the engine's before anything is timed (the
 // fairness contract). Then, for `rounds` rounds, each (file, subject) pair is timed for about
@@ -18,13 +24,16 @@
 #include <string>
 #include <vector>
 
-#include "commands.h"
 #include "file_input.h"
 #include "machine_info.h"
-#include "simdbridge/baseline.h"
+#include "baseline.h"
 #include "simdbridge/parser.h"
 
-namespace simdbridge::cli {
+namespace simdbridge::bench {
+
+// The CLI's file reading (cli/file_input.h), shared with the tool.
+using cli::file_bytes;
+using cli::read_file;
 
 namespace {
 
@@ -79,7 +88,7 @@ stats summarize(const std::vector<double> &values) {
 
 std::string data_directory() {
   const char *env = std::getenv("SIMDBRIDGE_DATA");
-  return env && *env ? env : "../shared/data";
+  return env && *env ? env : SIMDBRIDGE_DEFAULT_DATA;
 }
 
 std::vector<std::string> list_directory(const std::string &dir, const char *suffix) {
@@ -136,7 +145,7 @@ void print_row(FILE *out, const char *name, size_t bytes, const std::vector<stat
 
 } // namespace
 
-int run_bench(int argc, char **argv) {
+int run(int argc, char **argv) {
   bool json = false;
   size_t rounds = 10;
   double sample_ms = 20;
@@ -150,7 +159,7 @@ int run_bench(int argc, char **argv) {
     } else if (arg == "--sample-ms" && i + 1 < argc) {
       sample_ms = std::max(0.1, std::strtod(argv[++i], nullptr));
     } else if (!arg.empty() && arg[0] == '-') {
-      std::fprintf(stderr, "simdbridge bench: unknown option %s\n", arg.c_str());
+      std::fprintf(stderr, "simdbridge_bench: unknown option %s\n", arg.c_str());
       return 2;
     } else {
       paths.push_back(arg);
@@ -161,7 +170,7 @@ int run_bench(int argc, char **argv) {
     paths = list_directory(data + "/jsonexamples", ".json");
     for (auto &p : list_directory(data + "/ndjson", ".ndjson")) { paths.push_back(p); }
     if (paths.empty()) {
-      std::fprintf(stderr, "simdbridge bench: no corpus under %s (set SIMDBRIDGE_DATA, or run make data)\n",
+      std::fprintf(stderr, "simdbridge_bench: no corpus under %s (set SIMDBRIDGE_DATA, or run make data)\n",
                    data.c_str());
       return 1;
     }
@@ -192,7 +201,7 @@ int run_bench(int argc, char **argv) {
       const result<uint64_t> other = r.run(s, f);
       if (!other.ok() || other.value() != f.checksum) {
         std::fprintf(stderr,
-                     "simdbridge bench: %s: %s disagrees with the engine (%016" PRIx64
+                     "simdbridge_bench: %s: %s disagrees with the engine (%016" PRIx64
                      " against %016" PRIx64 "); nothing was measured\n",
                      f.name.c_str(), subject_name(s), other.ok() ? other.value() : 0, f.checksum);
         return 3;
@@ -206,7 +215,7 @@ int run_bench(int argc, char **argv) {
   }
 
   for (size_t round = 0; round < rounds; round++) {
-    std::fprintf(stderr, "\rsimdbridge bench: round %zu/%zu", round + 1, rounds);
+    std::fprintf(stderr, "\rsimdbridge_bench: round %zu/%zu", round + 1, rounds);
     std::fflush(stderr);
     for (bench_file &f : files) {
       for (size_t k = 0; k < subject_count; k++) {
@@ -301,4 +310,6 @@ int run_bench(int argc, char **argv) {
   return 0;
 }
 
-} // namespace simdbridge::cli
+} // namespace simdbridge::bench
+
+int main(int argc, char **argv) { return simdbridge::bench::run(argc - 1, argv + 1); }

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+// parser::to_binding_tape: a document into the caller's binding tape (simdbridge/binding_tape.h),
+// from simdjson's stage 1 and one pass over its structural index (structural_walk.h), or, for
+// what that walk refuses, from the scalar parser.
+#include <algorithm>
+#include <optional>
+
+#include <simdjson.h>
+
+#include "binding_tape_sink.h"
+#include "parser_entry.h"
+#include "parser_state.h"
+#include "scalar_parser.h"
+#include "structural_walk.h"
+#include "simdbridge/binding_tape.h"
+#include "simdbridge/parser.h"
+
+namespace simdbridge {
+
+namespace {
+
+/** Whether every string and key on a binding tape of `words` words is at most `limit` bytes. */
+bool binding_strings_within(const binding_tape_buffer &out, size_t words, uint64_t limit) noexcept {
+  for (size_t w = 0; w + 1 < words; w += 2) {
+    if (binding_tape_entry(out.words[w] >> 56) == binding_tape_entry::string && (out.words[w + 1] & 0xFFFFFFFFu) > limit) {
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+error parser::to_binding_tape(input in, binding_tape_buffer &out) noexcept {
+  return internal::guarded<error>(state_.get(), options_, in, [&]() -> error {
+    if (error e = internal::length_error(options_, 0, in.size); !e.ok()) { return e; }
+    // The open containers: a slot per level a document of this size can reach, and the root's.
+    const size_t levels = std::min<size_t>(options_.max_depth, in.size) + 1;
+    if (state_->tape_open.size() < levels) { state_->tape_open.resize(std::max(levels, state_->tape_open.size() * 2)); }
+    internal::binding_tape_sink sink(&out, state_->tape_open.data());
+    const auto finish = [&out](const auto &s) -> error { // s: a sink, or the walk that held one
+      out.words_used = s.words();
+      out.strings_used = s.strings();
+      return s.fits() ? error{} : error{error_code::output_too_small, 0};
+    };
+    if (in.size > 0) {
+      const uint8_t *data = state_->padded(in);
+      if (data == nullptr) { return {error_code::out_of_memory, 0}; }
+      // simdjson's stage 1, then one pass over its structural index (structural_walk.h).
+      simdjson::dom::parser &dom = state_->dom;
+      if ((dom.capacity() >= in.size || dom.allocate(in.size, dom.max_depth()) == simdjson::SUCCESS) &&
+          dom.implementation->stage1(data, in.size, simdjson::stage1_mode::regular) == simdjson::SUCCESS) {
+        const uint32_t *index = dom.implementation->structural_indexes.get();
+        const size_t count = dom.implementation->n_structural_indexes;
+        // Every entry starts at a structural of its own, so the words never pass 2 per
+        // structural; the strings never pass the input's bytes (unescaping only shortens), and
+        // a 16-byte store starts before their end. Arrays that large need no check per write.
+        const bool roomy = out.word_capacity / 2 >= count && out.string_capacity >= in.size + 16;
+        const auto walk = [&](auto sink_type) -> std::optional<error> { // none where the walk refused
+          internal::structural_walk<typename decltype(sink_type)::type> fast(
+              data, index, count, &out, state_->tape_open.data(), state_->scopes.data(), options_.max_depth);
+          if (!fast.document()) { return std::nullopt; }
+          if (internal::strings_may_pass(options_, in.size) && fast.fits() &&
+              !binding_strings_within(out, fast.words(), options_.max_string_length)) {
+            return std::nullopt; // the scalar parser names the string
+          }
+          return finish(fast);
+        };
+        const std::optional<error> walked =
+            internal::all_ascii(data, in.size)
+                ? (roomy ? walk(internal::sink_type<internal::unchecked_ascii_binding_tape_sink>{}) : walk(internal::sink_type<internal::ascii_binding_tape_sink>{}))
+                : (roomy ? walk(internal::sink_type<internal::unchecked_binding_tape_sink>{}) : walk(internal::sink_type<internal::binding_tape_sink>{}));
+        if (walked) { return *walked; }
+      }
+    }
+    // Refused (a scalar root, a number past 64 bits, a lone surrogate, an error): the scalar
+    // parser writes the tape again from the start, or finds the error and its offset.
+    sink.reset();
+    if (error e = internal::read_document_slowly(*state_, options_, in, sink); !e.ok()) { return e; }
+    return finish(sink);
+  });
+}
+
+} // namespace simdbridge

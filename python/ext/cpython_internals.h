@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CPython internals the extension relies on, in one place: what each is, why it is used,
+// and the versions it was checked against. Everything else in python/ext uses the C API only.
+//
+// Checked against CPython 3.10, 3.11, 3.12 and 3.13 headers (the extension builds on each; the
+// tests run on 3.11, the machine's Python). A new minor version must be checked here first.
+//
+// Private but exported functions, used where the public API would cost a copy or a hash:
+//   _PyBytes_Resize            shrink the bytes object a writer filled (text_output.h, arrow.cpp)
+//   _PyDict_NewPresized        a dict sized from the tape's member count (builder.cpp)
+//   _PyObject_GetDictPtr       a dataclass's or object's __dict__ slot (dumpb.cpp)
+//   _PyDict_SetItem_KnownHash  before 3.13, below
+// Layouts read directly, below: PyLongObject's digits (3.10, 3.11), PyDictKeysObject (3.11).
+#ifndef SIMDBRIDGE_PYTHON_CPYTHON_INTERNALS_H
+#define SIMDBRIDGE_PYTHON_CPYTHON_INTERNALS_H
+
+#include <Python.h>
+
+#include <cstdint>
+
+namespace simdbridge::python {
+
+/**
+ * dict[key] = value for a str key whose hash is computed already (kept in the str): inserted with
+ * that hash. Python 3.13 moved _PyDict_SetItem_KnownHash to its internal headers; there the
+ * public PyDict_SetItem reads the same cached hash.
+ */
+inline int set_str_item(PyObject *dict, PyObject *key, PyObject *value) {
+#if PY_VERSION_HEX >= 0x030D0000
+  return PyDict_SetItem(dict, key, value);
+#else
+  return _PyDict_SetItem_KnownHash(dict, key, value, reinterpret_cast<PyASCIIObject *>(key)->hash);
+#endif
+}
+
+/**
+ * An int's value where CPython holds it in at most two digits (|v| < 2^60 on 64-bit builds), read
+ * from the object; false for any other (the caller asks CPython, which handles every int). Most
+ * ints are small: PyLong_AsLongLongAndOverflow's call and checks were a third of writing one.
+ */
+inline bool small_int(PyObject *obj, int64_t &v) {
+#if PY_VERSION_HEX >= 0x030C0000
+  PyLongObject *l = reinterpret_cast<PyLongObject *>(obj);
+  if (!PyUnstable_Long_IsCompact(l)) { return false; }
+  v = int64_t(PyUnstable_Long_CompactValue(l));
+  return true;
+#else
+  // 3.10 and 3.11: the sign and the count of 30-bit digits are ob_size's, least significant first.
+  const Py_ssize_t size = Py_SIZE(obj);
+  const digit *d = reinterpret_cast<PyLongObject *>(obj)->ob_digit;
+  if (size < -2 || size > 2) { return false; }
+  const int64_t magnitude = size == 0 ? 0 : (size == 1 || size == -1) ? int64_t(d[0])
+                                      : int64_t(d[0]) | int64_t(d[1]) << PyLong_SHIFT;
+  v = size < 0 ? -magnitude : magnitude;
+  return true;
+#endif
+}
+
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && !defined(Py_LIMITED_API)
+// CPython 3.11's dict keys (Include/internal/pycore_dict.h), for builder.cpp's dicts by shape.
+struct dict_keys_header { // struct _dictkeysobject without its trailing arrays
+  Py_ssize_t dk_refcnt;
+  uint8_t dk_log2_size;
+  uint8_t dk_log2_index_bytes;
+  uint8_t dk_kind; // DICT_KEYS_UNICODE (1): str keys only, entries of two pointers
+  uint32_t dk_version;
+  Py_ssize_t dk_usable;
+  Py_ssize_t dk_nentries;
+};
+constexpr uint8_t dict_keys_unicode = 1;
+struct dict_entry { // PyDictUnicodeEntry
+  PyObject *key;
+  PyObject *value;
+};
+
+/** The entries of a combined dict of str keys, in insertion order (null for any other dict). */
+inline dict_entry *unicode_entries(PyObject *dict) noexcept {
+  auto *d = reinterpret_cast<PyDictObject *>(dict);
+  if (d->ma_values != nullptr) { return nullptr; }
+  auto *keys = reinterpret_cast<dict_keys_header *>(d->ma_keys);
+  if (keys->dk_kind != dict_keys_unicode || keys->dk_nentries != d->ma_used) { return nullptr; }
+  char *indices = reinterpret_cast<char *>(keys) + sizeof(dict_keys_header);
+  return reinterpret_cast<dict_entry *>(indices + (size_t(1) << keys->dk_log2_index_bytes));
+}
+#endif
+
+} // namespace simdbridge::python
+
+#endif // SIMDBRIDGE_PYTHON_CPYTHON_INTERNALS_H
