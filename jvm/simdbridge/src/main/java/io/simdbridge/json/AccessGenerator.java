@@ -38,14 +38,17 @@ final class AccessGenerator {
 
     /** The accessor method families: a property's kind decides which one carries it. */
     enum Family {
-        INT("setInt", CD_int), LONG("setLong", CD_long), DOUBLE("setDouble", CD_double), BOOLEAN("setBoolean", CD_boolean),
-        OBJECT("setObject", CD_Object);
+        INT("setInt", int.class, CD_int), LONG("setLong", long.class, CD_long), DOUBLE("setDouble", double.class, CD_double),
+        BOOLEAN("setBoolean", boolean.class, CD_boolean), OBJECT("setObject", Object.class, CD_Object);
 
         final String setter;
+        /** The type the setter takes (ReflectiveAccess's handles are cast to it). */
+        final Class<?> type;
         final ClassDesc value;
 
-        Family(String setter, ClassDesc value) {
+        Family(String setter, Class<?> type, ClassDesc value) {
             this.setter = setter;
+            this.type = type;
             this.value = value;
         }
 
@@ -70,6 +73,23 @@ final class AccessGenerator {
 
     static BeanAccess generate(BeanModel model) {
         Class<?> bean = model.type;
+        MethodHandles.Lookup lookup;
+        try {
+            // simdbridge, a named module on the module path, reads the bean's module before it
+            // reaches in (a no-op on the class path).
+            AccessGenerator.class.getModule().addReads(bean.getModule());
+            lookup = MethodHandles.privateLookupIn(bean, MethodHandles.lookup());
+        } catch (IllegalAccessException e) {
+            throw unreachable(bean, e);
+        }
+        if (!lookup.hasFullPrivilegeAccess()) {
+            // Another module or class loader: no class can be defined in the bean's nest.
+            try {
+                return new ReflectiveAccess(model, lookup);
+            } catch (IllegalAccessException e) {
+                throw unreachable(bean, e);
+            }
+        }
         ClassDesc beanDesc = desc(bean);
         ClassDesc self = ClassDesc.of(bean.getName() + "$$SimdbridgeAccess");
         byte[] bytes = ClassFile.of().build(self, cb -> {
@@ -124,20 +144,7 @@ final class AccessGenerator {
                 }
             }
         });
-        MethodHandles.Lookup lookup;
         try {
-            // simdbridge, a named module on the module path, reads the bean's module before it
-            // reaches in (a no-op on the class path).
-            AccessGenerator.class.getModule().addReads(bean.getModule());
-            lookup = MethodHandles.privateLookupIn(bean, MethodHandles.lookup());
-        } catch (IllegalAccessException e) {
-            throw unreachable(bean, e);
-        }
-        try {
-            if (!lookup.hasFullPrivilegeAccess()) {
-                // Another module or class loader: no class can be defined in the bean's nest.
-                return new ReflectiveAccess(model, lookup);
-            }
             MethodHandles.Lookup hidden = lookup.defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
             return (BeanAccess) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
         } catch (IllegalAccessException e) {

@@ -37,7 +37,7 @@ final class ReflectiveAccess extends BeanAccess {
                 continue; // a creator's parameter
             }
             MethodHandle h = a.field() != null ? lookup.unreflectSetter(a.field()) : lookup.unreflect(a.method());
-            Class<?> value = familyType(read.get(p).raw);
+            Class<?> value = AccessGenerator.Family.of(read.get(p).raw).type;
             // The same narrowing the generated stores make: int to short, byte or char; double to float.
             setters[p] = MethodHandles.explicitCastArguments(h, MethodType.methodType(void.class, Object.class, value));
         }
@@ -50,16 +50,6 @@ final class ReflectiveAccess extends BeanAccess {
             getters[p] = h.asType(MethodType.methodType(Object.class, Object.class));
             writeTypes[p] = write.get(p).raw;
         }
-    }
-
-    private static Class<?> familyType(Class<?> raw) {
-        return switch (AccessGenerator.Family.of(raw)) {
-            case INT -> int.class;
-            case LONG -> long.class;
-            case DOUBLE -> double.class;
-            case BOOLEAN -> boolean.class;
-            case OBJECT -> Object.class;
-        };
     }
 
     @Override
