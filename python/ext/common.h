@@ -25,6 +25,8 @@ struct module_state {
   PyObject *json_loads = nullptr;          // json.loads: the fallback and the arbiter of errors
   PyObject *json_dumps = nullptr;          // json.dumps: for cls=, and the exact text of errors
   PyObject *json_decode_error = nullptr;   // json.JSONDecodeError
+  PyObject *json_decoder_decode = nullptr; // json._default_decoder.decode: deep documents
+  PyObject *json_detect_encoding = nullptr; // json.detect_encoding
   PyObject *decode_error = nullptr;        // simdbridge.JSONDecodeError, its subclass
   PyObject *stream_error = nullptr;        // simdbridge.StreamError, a JSONDecodeError
   PyObject *limit_error = nullptr;         // simdbridge.LimitError, a StreamError
@@ -87,6 +89,15 @@ struct owned {
 // errors.cpp: the one place where core errors become Python exceptions.
 /** json.loads(obj, **kwargs), its JSONDecodeError re-raised as simdbridge.JSONDecodeError. */
 PyObject *json_loads_fallback(PyObject *obj, PyObject *kwargs);
+/**
+ * json.loads(obj) for a document nested past the parser's depth, its RecursionError at the same
+ * depth, naming the same container (array or object), as json.loads called where the caller
+ * called us. json.loads's own frame costs one level of the recursion limit, as does calling a
+ * builtin function, except where the interpreter called a METH_FASTCALL one through its
+ * specialized instruction. So json's decoder is called directly, after one level taken where a
+ * `fastcall` function was entered that way.
+ */
+PyObject *json_loads_deep(PyObject *obj, bool fastcall);
 /**
  * A StreamError for document `index` (from 1) at byte `offset` of a stream; a LimitError (a
  * StreamError that names the limit) where the error is a limit passed.

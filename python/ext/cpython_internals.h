@@ -10,11 +10,15 @@
 //   _PyDict_NewPresized        a dict sized from the tape's member count (builder.cpp)
 //   _PyObject_GetDictPtr       a dataclass's or object's __dict__ slot (dumpb.cpp)
 //   _PyDict_SetItem_KnownHash  before 3.13, below
-// Layouts read directly, below: PyLongObject's digits (3.10, 3.11), PyDictKeysObject (3.11).
+// Layouts read directly, below: PyLongObject's digits (3.10, 3.11), PyDictKeysObject (3.11), the
+// calling frame's specialized instruction (3.11).
 #ifndef SIMDBRIDGE_PYTHON_CPYTHON_INTERNALS_H
 #define SIMDBRIDGE_PYTHON_CPYTHON_INTERNALS_H
 
 #include <Python.h>
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+#include <opcode.h> // PRECALL_BUILTIN_FAST_WITH_KEYWORDS, not included by Python.h
+#endif
 
 #include <cstdint>
 
@@ -83,6 +87,29 @@ inline dict_entry *unicode_entries(PyObject *dict) noexcept {
   return reinterpret_cast<dict_entry *>(indices + (size_t(1) << keys->dk_log2_index_bytes));
 }
 #endif
+
+/**
+ * True where the Python code that called a METH_FASTCALL | METH_KEYWORDS function did it through
+ * CPython 3.11's specialized instruction, which calls the function without the recursion check
+ * every other route takes (one level of sys.getrecursionlimit()). Read from the calling frame's
+ * adaptive bytecode at its last instruction; false from C callers and on other versions, where
+ * every call takes the check.
+ */
+inline bool called_without_recursion_check() {
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && !defined(Py_LIMITED_API)
+  PyFrameObject *frame = PyEval_GetFrame(); // borrowed
+  if (frame == nullptr) { return false; }
+  PyCodeObject *code = PyFrame_GetCode(frame);
+  const int lasti = PyFrame_GetLasti(frame);
+  const bool specialized = lasti >= 0 && lasti < _PyCode_NBYTES(code) &&
+                           _Py_OPCODE(_PyCode_CODE(code)[lasti / int(sizeof(_Py_CODEUNIT))]) ==
+                               PRECALL_BUILTIN_FAST_WITH_KEYWORDS;
+  Py_DECREF(code);
+  return specialized;
+#else
+  return false;
+#endif
+}
 
 } // namespace simdbridge::python
 

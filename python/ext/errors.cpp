@@ -5,19 +5,14 @@
 #include <string>
 
 #include "common.h"
+#include "cpython_internals.h"
 
 namespace simdbridge::python {
 
-PyObject *json_loads_fallback(PyObject *obj, PyObject *kwargs) {
-  // json.loads takes str, bytes and bytearray; a memoryview's bytes read the same.
-  PyObject *arg = PyMemoryView_Check(obj) ? PyBytes_FromObject(obj) : (Py_INCREF(obj), obj);
-  if (arg == nullptr) { return nullptr; }
-  PyObject *args = PyTuple_Pack(1, arg);
-  Py_DECREF(arg);
-  if (args == nullptr) { return nullptr; }
-  PyObject *result = PyObject_Call(state.json_loads, args, kwargs);
-  Py_DECREF(args);
-  if (result != nullptr || !PyErr_ExceptionMatches(state.json_decode_error)) { return result; }
+namespace {
+
+/** The error json raised, a JSONDecodeError raised again as simdbridge.JSONDecodeError. */
+PyObject *reraise_as_ours() {
   PyObject *type, *value, *traceback;
   PyErr_Fetch(&type, &value, &traceback);
   PyErr_NormalizeException(&type, &value, &traceback);
@@ -41,6 +36,52 @@ PyObject *json_loads_fallback(PyObject *obj, PyObject *kwargs) {
   Py_XDECREF(value);
   Py_XDECREF(traceback);
   return nullptr;
+}
+
+/** A JSONDecodeError from json, raised as ours; anything else (or a value) as it came. */
+PyObject *from_json(PyObject *result) {
+  if (result != nullptr || !PyErr_ExceptionMatches(state.json_decode_error)) { return result; }
+  return reraise_as_ours();
+}
+
+} // namespace
+
+PyObject *json_loads_fallback(PyObject *obj, PyObject *kwargs) {
+  // json.loads takes str, bytes and bytearray; a memoryview's bytes read the same.
+  PyObject *arg = PyMemoryView_Check(obj) ? PyBytes_FromObject(obj) : (Py_INCREF(obj), obj);
+  if (arg == nullptr) { return nullptr; }
+  PyObject *args = PyTuple_Pack(1, arg);
+  Py_DECREF(arg);
+  if (args == nullptr) { return nullptr; }
+  PyObject *result = PyObject_Call(state.json_loads, args, kwargs);
+  Py_DECREF(args);
+  return from_json(result);
+}
+
+PyObject *json_loads_deep(PyObject *obj, bool fastcall) {
+  if (fastcall && called_without_recursion_check()) {
+    if (Py_EnterRecursiveCall("")) { return nullptr; }
+    PyObject *result = json_loads_deep(obj, false);
+    Py_LeaveRecursiveCall();
+    return result;
+  }
+  if (PyUnicode_Check(obj)) {
+    // json.loads rejects a leading byte order mark before it decodes anything.
+    if (PyUnicode_GET_LENGTH(obj) > 0 && PyUnicode_READ_CHAR(obj, 0) == 0xFEFF) {
+      return json_loads_fallback(obj, nullptr);
+    }
+    return from_json(PyObject_CallOneArg(state.json_decoder_decode, obj));
+  }
+  // What json.loads does to bytes: s.decode(detect_encoding(s), 'surrogatepass').
+  owned bytes(PyBytes_Check(obj) ? Py_NewRef(obj) : PyBytes_FromObject(obj));
+  if (bytes.p == nullptr) { return nullptr; }
+  owned encoding(PyObject_CallOneArg(state.json_detect_encoding, bytes.p));
+  if (encoding.p == nullptr) { return nullptr; }
+  const char *name = PyUnicode_AsUTF8(encoding.p);
+  if (name == nullptr) { return nullptr; }
+  owned text(PyUnicode_FromEncodedObject(bytes.p, name, "surrogatepass"));
+  if (text.p == nullptr) { return nullptr; }
+  return from_json(PyObject_CallOneArg(state.json_decoder_decode, text.p));
 }
 
 const char *limit_name(error_code code) {

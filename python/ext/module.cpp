@@ -97,8 +97,8 @@ PyObject *loads(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *k
   if (!e.ok()) {
     if (PyObject *raised = limit_passed_in_loads(e, obj)) { return raised == Py_None ? nullptr : raised; }
     // Invalid, or valid JSON for json that simdjson does not take (NaN, integers past 64 bits,
-    // a byte order mark, UTF-16, ...): json.loads decides, word for word.
-    return json_loads_fallback(obj, nullptr);
+    // a byte order mark, UTF-16, nesting past max_depth, ...): json.loads decides, word for word.
+    return e.code == error_code::depth_limit ? json_loads_deep(obj, true) : json_loads_fallback(obj, nullptr);
   }
   const bool was_building = t.building;
   t.building = true;
@@ -120,7 +120,7 @@ PyObject *parse(PyObject *, PyObject *obj) {
   }
   if (e.code == error_code::unsupported_value || !e.ok()) {
     // Not on a tape (integers past 64 bits, ...): json.loads's plain objects; invalid: its error.
-    return json_loads_fallback(obj, nullptr);
+    return e.code == error_code::depth_limit ? json_loads_deep(obj, false) : json_loads_fallback(obj, nullptr);
   }
   const tape_view tape = doc.tape();
   PyObject *owner = new_document(std::move(doc));
@@ -327,12 +327,18 @@ PyMODINIT_FUNC PyInit__core() {
   state.json_loads = PyObject_GetAttrString(json, "loads");
   state.json_dumps = PyObject_GetAttrString(json, "dumps");
   state.json_decode_error = PyObject_GetAttrString(json, "JSONDecodeError");
+  state.json_detect_encoding = PyObject_GetAttrString(json, "detect_encoding");
+  if (PyObject *decoder = PyObject_GetAttrString(json, "_default_decoder")) {
+    state.json_decoder_decode = PyObject_GetAttrString(decoder, "decode");
+    Py_DECREF(decoder);
+  }
   Py_DECREF(json);
   // Until _configure sets them, json's own class serves.
   state.decode_error = Py_XNewRef(state.json_decode_error);
   state.stream_error = Py_XNewRef(state.json_decode_error);
   state.limit_error = Py_XNewRef(state.json_decode_error);
-  if (!state.json_loads || !state.json_dumps || !state.json_decode_error || !init_views(module) ||
+  if (!state.json_loads || !state.json_dumps || !state.json_decode_error || !state.json_detect_encoding ||
+      !state.json_decoder_decode || !init_views(module) ||
       !init_streams(module) || !init_arrow(module) || !add_dumpb_options(module)) {
     Py_DECREF(module);
     return nullptr;

@@ -28,8 +28,6 @@ def check_same_outcome(data):
             assert issubclass(actual[1], json.JSONDecodeError)
         else:
             assert actual[1] is expected[1]
-        if expected[1] is RecursionError:
-            return  # its message names the container where the caller's stack ran out
         assert actual[2:] == expected[2:]
 
 
@@ -265,6 +263,50 @@ def test_deep_nesting_up_to_1024_levels_whatever_the_recursion_limit():
         simdbridge.loads("[" * 100_000 + "]" * 100_000)
     nested = '{"a":' * 1024 + "1" + "}" * 1024
     assert simdbridge.loads(nested)["a"]["a"]["a"]["a"] is not None
+
+
+@pytest.mark.parametrize("limit", [1200, 1500, 3001, 3000])
+@pytest.mark.parametrize("opener", ["[", '{"":', '[{"":', '{"":['])
+def test_recursion_error_at_json_depth_naming_json_container(limit, opener):
+    # Past the parser's depth, json decides: its RecursionError comes at the same depth, naming
+    # the same container, as json.loads called from the same place.
+    import sys
+
+    def first_failing(fn):
+        for n in range(limit - 40, limit + 5):
+            got = outcome(fn, opener * n)
+            if got[1] is RecursionError:
+                return n, got[2]
+        return None
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        expected = first_failing(json.loads)
+        assert expected is not None
+        assert first_failing(simdbridge.loads) == expected
+        assert first_failing(simdbridge.parse) == expected
+        assert first_failing(lambda s: simdbridge.loads(s.encode())) == first_failing(lambda s: json.loads(s.encode()))
+
+        # A call site's first calls and its later, specialized ones raise alike.
+        def direct(doc):
+            try:
+                simdbridge.loads(doc)
+            except RecursionError as e:
+                return str(e)
+            return None
+
+        def direct_json(doc):
+            try:
+                json.loads(doc)
+            except RecursionError as e:
+                return str(e)
+            return None
+
+        doc = opener * expected[0]
+        assert [direct(doc) for _ in range(60)] == [direct_json(doc) for _ in range(60)]
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def test_nan_payloads_and_signs():
