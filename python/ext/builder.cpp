@@ -2,7 +2,7 @@
 // A parsed document's tape into Python objects: what json.loads would return for it (strings
 // are made by utf8_to_str.h).
 //
-// What makes it fast: object keys come from a cache of str objects (ASCII keys up to 64 bytes,
+// What makes it fast: object keys come from a cache of str objects (keys up to 256 bytes,
 // found by a hash of their bytes; two ways per set, so that two hot keys that share a set do
 // not evict each other),
 // which also carry their Python hash, so dict insertion does not hash them again; ASCII strings
@@ -32,7 +32,7 @@ namespace simdbridge::python {
 namespace {
 
 constexpr size_t key_cache_sets = 2048; // two ways each: 4096 keys, 128 KB
-constexpr size_t key_cache_max_length = 64;
+constexpr size_t key_cache_max_length = 256;
 
 /**
  * A cached key: its first 16 bytes inline (w0, w1), so that a key of up to 16 bytes is matched
@@ -41,7 +41,7 @@ constexpr size_t key_cache_max_length = 64;
 struct cached_key {
   uint64_t w0 = 0, w1 = 0;
   uint32_t length = 0;
-  PyObject *str = nullptr; // owned; an ASCII str whose bytes are the key's
+  PyObject *str = nullptr; // owned; the key's str
 
   /** Caches s (a new reference, returned with one more for the caller) in place of the last. */
   PyObject *fill(uint64_t word0, uint64_t word1, size_t n, PyObject *s) {
@@ -95,6 +95,11 @@ inline PyObject *uncached_key(const char *p, size_t n) {
   return s;
 }
 
+/** A cached key's UTF-8 bytes: an ASCII str's own, or the UTF-8 copy CPython keeps in the str. */
+inline const char *utf8_of(PyObject *s) {
+  return PyUnicode_IS_ASCII(s) ? reinterpret_cast<const char *>(PyUnicode_1BYTE_DATA(s)) : PyUnicode_AsUTF8(s);
+}
+
 inline PyObject *make_key(std::string_view key) {
   const char *p = key.data();
   const size_t n = key.size();
@@ -109,12 +114,17 @@ inline PyObject *make_key(std::string_view key) {
                      ((tail ^ uint64_t(n)) * 0x165667B19E3779F9ULL);
   key_set &set = key_cache[(h >> 40) & (key_cache_sets - 1)];
   PyObject *cached = set.find([&](const cached_key &k) {
-    return k.w0 == w0 && k.w1 == w1 && k.length == n &&
-           (n <= 16 || std::memcmp(PyUnicode_1BYTE_DATA(k.str) + 16, p + 16, n - 16) == 0);
+    return k.w0 == w0 && k.w1 == w1 && k.length == n && (n <= 16 || std::memcmp(utf8_of(k.str) + 16, p + 16, n - 16) == 0);
   });
   if (cached != nullptr) { return cached; }
   PyObject *s = uncached_key(p, n);
-  if (s == nullptr || !PyUnicode_IS_ASCII(s)) { return s; } // a non-ASCII key is not cached: its bytes are not the str's
+  if (s == nullptr) { return nullptr; }
+  // A non-ASCII key's UTF-8 bytes are kept in its str (CPython's own UTF-8 cache) for the tail's
+  // comparison above; json shares repeated keys whatever their characters.
+  if (n > 16 && !PyUnicode_IS_ASCII(s) && PyUnicode_AsUTF8(s) == nullptr) {
+    Py_DECREF(s);
+    return nullptr;
+  }
   return set.insert(w0, w1, n, s);
 }
 
@@ -418,7 +428,11 @@ PyObject *build(const tape_view &t, size_t &i) {
 
 } // namespace
 
+PyObject *object_key(std::string_view key) { return make_key(key); }
+
 PyObject *build_value(const tape_view &tape, size_t i) {
+  const tape_kind kind = tape.kind(i);
+  if (kind != tape_kind::object && kind != tape_kind::array) { return build_scalar(tape, i, kind); }
   // The cyclic GC would scan the growing tree again and again as containers are made; a tree
   // from JSON has no cycles, so it waits until the tree is done.
   const int was_enabled = PyGC_Disable();

@@ -71,6 +71,8 @@ private:
 // builder.cpp: tape to Python objects.
 /** The value at tape index i as new Python objects (the key cache makes dict keys cheap). */
 PyObject *build_value(const tape_view &tape, size_t i);
+/** A key of an object on a tape as a str, from the key cache build_value uses (call under the GIL). */
+PyObject *object_key(std::string_view key);
 /**
  * The index of the value at a JSON Pointer from index i, or SIZE_MAX where there is none; the
  * pointer as its tokens (simdbridge::parse_json_pointer).

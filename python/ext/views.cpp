@@ -7,10 +7,11 @@
 // serves the rest; an array's element access walks, or uses an index of element
 // positions made at the first access by position.
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "common.h"
+
+#include <structmember.h> // PyMemberDef: where MappingView keeps _mapping
 
 namespace simdbridge::python {
 
@@ -23,9 +24,31 @@ struct document_object {
 };
 
 /** The members of an object: first position, last value (dict semantics for duplicate keys). */
+/**
+ * A large object's members, each key once (where it first appears, with its last value, as
+ * json's dict), and an open-addressing table over them: two allocations per object, where a
+ * node-based map made one per key.
+ */
 struct member_index {
   std::vector<std::pair<std::string_view, size_t>> members; // key, value's tape index
-  std::unordered_map<std::string_view, size_t> positions;   // key -> position in members
+  std::vector<uint32_t> slots;                              // position in members + 1; 0 empty
+
+  static size_t hash(std::string_view key) noexcept { return std::hash<std::string_view>()(key); }
+
+  /** The slot holding key, or the empty slot where it would go. */
+  uint32_t &slot(std::string_view key) noexcept {
+    const size_t mask = slots.size() - 1;
+    for (size_t h = hash(key) & mask;; h = (h + 1) & mask) {
+      uint32_t &s = slots[h];
+      if (s == 0 || members[s - 1].first == key) { return s; }
+    }
+  }
+
+  /** The position in members of key, or SIZE_MAX. */
+  size_t find(std::string_view key) noexcept {
+    const uint32_t s = slot(key);
+    return s == 0 ? SIZE_MAX : s - 1;
+  }
 };
 
 struct object_view {
@@ -48,8 +71,9 @@ struct array_view {
 struct view_iterator {
   PyObject_HEAD
   PyObject *view;  // the Object or Array iterated
-  size_t position; // Object: the next member; Array: the next tape index
+  size_t position; // Object: the next member (or its key's tape index, on_tape); Array: the next tape index
   int what;        // 0 keys, 1 values, 2 items (Object); 0 elements (Array)
+  bool on_tape;    // Object: walks the tape itself, without the member index
 };
 
 PyTypeObject DocumentType = {PyVarObject_HEAD_INIT(nullptr, 0)};
@@ -57,9 +81,9 @@ PyTypeObject ObjectType = {PyVarObject_HEAD_INIT(nullptr, 0)};
 PyTypeObject ArrayType = {PyVarObject_HEAD_INIT(nullptr, 0)};
 PyTypeObject ObjectIteratorType = {PyVarObject_HEAD_INIT(nullptr, 0)};
 PyTypeObject ArrayIteratorType = {PyVarObject_HEAD_INIT(nullptr, 0)};
-PyObject *keys_view_type = nullptr;   // collections.abc.KeysView
-PyObject *items_view_type = nullptr;  // collections.abc.ItemsView
-PyObject *values_view_type = nullptr; // collections.abc.ValuesView
+PyObject *keys_view_type = nullptr;   // a collections.abc.KeysView with a native __iter__
+PyObject *items_view_type = nullptr;  // a collections.abc.ItemsView with a native __iter__
+PyObject *values_view_type = nullptr; // a collections.abc.ValuesView with a native __iter__
 
 /** False, with ValueError set, where the view's document was released (Object and Array share
  *  their first fields' layout). */
@@ -95,13 +119,20 @@ member_index &members_of(object_view *v) {
   if (v->members == nullptr) {
     auto *m = new member_index();
     const tape_view &t = v->tape;
+    size_t count = 0;
+    for (size_t j = v->index + 1; t.kind(j) != tape_kind::object_end; j = t.next(j + 1)) { count++; }
+    size_t capacity = 16;
+    while (capacity < 2 * count) { capacity *= 2; }
+    m->members.reserve(count);
+    m->slots.assign(capacity, 0);
     for (size_t j = v->index + 1; t.kind(j) != tape_kind::object_end; j = t.next(j + 1)) {
       const std::string_view key = t.string(j);
-      auto [it, inserted] = m->positions.emplace(key, m->members.size());
-      if (inserted) {
+      uint32_t &s = m->slot(key);
+      if (s == 0) {
         m->members.emplace_back(key, j + 1);
+        s = uint32_t(m->members.size());
       } else {
-        m->members[it->second].second = j + 1; // a later duplicate: its value wins
+        m->members[s - 1].second = j + 1; // a later duplicate: its value wins
       }
     }
     v->members = m;
@@ -109,10 +140,13 @@ member_index &members_of(object_view *v) {
   return *v->members;
 }
 
+/** Objects of up to this many members are searched on the tape, never indexed. */
+constexpr uint32_t small_object = 16;
+
 /** The tape index of `key`'s value, or SIZE_MAX. */
 size_t object_find(object_view *v, std::string_view key) {
   const tape_view &t = v->tape;
-  if (v->members == nullptr && (t.count(v->index) <= 16 || ++v->lookups <= 4)) {
+  if (v->members == nullptr && (t.count(v->index) <= small_object || ++v->lookups <= 4)) {
     size_t found = SIZE_MAX;
     for (size_t j = v->index + 1; t.kind(j) != tape_kind::object_end; j = t.next(j + 1)) {
       if (t.string(j) == key) { found = j + 1; }
@@ -120,8 +154,8 @@ size_t object_find(object_view *v, std::string_view key) {
     return found;
   }
   member_index &m = members_of(v);
-  auto it = m.positions.find(key);
-  return it == m.positions.end() ? SIZE_MAX : m.members[it->second].second;
+  const size_t position = m.find(key);
+  return position == SIZE_MAX ? SIZE_MAX : m.members[position].second;
 }
 
 std::vector<size_t> &elements_of(array_view *v) {
@@ -182,20 +216,54 @@ PyObject *new_iterator(PyTypeObject *type, PyObject *view, size_t position, int 
   it->view = view;
   it->position = position;
   it->what = what;
+  it->on_tape = false;
+  if (type == &ObjectIteratorType) {
+    // A small object is walked on its tape: its members found by comparing keys, as
+    // object_find does, rather than by building the index (a hash map) for one pass.
+    auto *v = reinterpret_cast<object_view *>(view);
+    if (v->members == nullptr && v->tape.count(v->index) <= small_object) {
+      it->on_tape = true;
+      it->position = v->index + 1;
+    }
+  }
   return reinterpret_cast<PyObject *>(it);
 }
 
 PyObject *object_iter(PyObject *self) { return new_iterator(&ObjectIteratorType, self, 0, 0); }
 
-PyObject *key_str(std::string_view key) { return PyUnicode_DecodeUTF8(key.data(), Py_ssize_t(key.size()), "strict"); }
+PyObject *key_str(std::string_view key) { return object_key(key); }
 
 PyObject *object_iternext(PyObject *self) {
   if (!alive(reinterpret_cast<view_iterator *>(self)->view)) { return nullptr; }
   auto *it = reinterpret_cast<view_iterator *>(self);
   auto *v = reinterpret_cast<object_view *>(it->view);
-  member_index &m = members_of(v);
-  if (it->position >= m.members.size()) { return nullptr; }
-  const auto &[key, value_index] = m.members[it->position++];
+  std::string_view key;
+  size_t value_index = 0;
+  if (it->on_tape) {
+    // json's dict: each key once, where it first appears, with the value of its last appearance.
+    const tape_view &t = v->tape;
+    for (size_t j = it->position;; j = t.next(j + 1)) {
+      if (t.kind(j) == tape_kind::object_end) {
+        it->position = j;
+        return nullptr;
+      }
+      key = t.string(j);
+      bool seen = false;
+      for (size_t p = v->index + 1; p != j && !seen; p = t.next(p + 1)) { seen = t.string(p) == key; }
+      if (seen) { continue; }
+      value_index = j + 1;
+      it->position = t.next(j + 1);
+      for (size_t q = it->position; t.kind(q) != tape_kind::object_end; q = t.next(q + 1)) {
+        if (t.string(q) == key) { value_index = q + 1; }
+      }
+      break;
+    }
+  } else {
+    member_index &m = members_of(v);
+    if (it->position >= m.members.size()) { return nullptr; }
+    key = m.members[it->position].first;
+    value_index = m.members[it->position++].second;
+  }
   if (it->what == 0) { return key_str(key); }
   PyObject *value = make_view(v->owner, v->tape, value_index);
   if (it->what == 1 || value == nullptr) { return value; }
@@ -204,9 +272,14 @@ PyObject *object_iternext(PyObject *self) {
     Py_DECREF(value);
     return nullptr;
   }
-  PyObject *pair = PyTuple_Pack(2, k, value);
-  Py_DECREF(k);
-  Py_DECREF(value);
+  PyObject *pair = PyTuple_New(2);
+  if (pair == nullptr) {
+    Py_DECREF(k);
+    Py_DECREF(value);
+    return nullptr;
+  }
+  PyTuple_SET_ITEM(pair, 0, k);
+  PyTuple_SET_ITEM(pair, 1, value);
   return pair;
 }
 
@@ -236,9 +309,51 @@ PyObject *object_get(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   return value;
 }
 
-PyObject *object_keys(PyObject *self, PyObject *) { return PyObject_CallOneArg(keys_view_type, self); }
-PyObject *object_items(PyObject *self, PyObject *) { return PyObject_CallOneArg(items_view_type, self); }
-PyObject *object_values(PyObject *self, PyObject *) { return PyObject_CallOneArg(values_view_type, self); }
+/** Where MappingView keeps its mapping: the offset of its `_mapping` slot (from __slots__). */
+Py_ssize_t mapping_offset = 0;
+
+PyObject **mapping_slot(PyObject *view) { return reinterpret_cast<PyObject **>(reinterpret_cast<char *>(view) + mapping_offset); }
+
+/** __iter__ of the keys, values and items views: the Object's own iterator over its members, in
+ *  place of collections.abc's, which is a generator looking every key up again. */
+template <int what> PyObject *view_class_iter(PyObject *, PyObject *view) {
+  PyObject *mapping = *mapping_slot(view);
+  if (mapping == nullptr) {
+    PyErr_SetString(PyExc_AttributeError, "_mapping");
+    return nullptr;
+  }
+  return PyObject_TypeCheck(mapping, &ObjectType) ? new_iterator(&ObjectIteratorType, mapping, 0, what)
+                                                  : PyObject_GetIter(mapping);
+}
+
+PyMethodDef keys_iter_def = {"__iter__", view_class_iter<0>, METH_O, nullptr};
+PyMethodDef values_iter_def = {"__iter__", view_class_iter<1>, METH_O, nullptr};
+PyMethodDef items_iter_def = {"__iter__", view_class_iter<2>, METH_O, nullptr};
+
+/** class `name`(base): collections.abc's view with the iterator above. */
+PyObject *view_class(PyObject *abc, const char *base_name, const char *name, PyMethodDef *iter_def) {
+  owned base(PyObject_GetAttrString(abc, base_name));
+  owned function(PyCFunction_New(iter_def, nullptr));
+  owned method(function.p ? PyInstanceMethod_New(function.p) : nullptr);
+  owned slots(PyTuple_New(0));
+  if (base.p == nullptr || method.p == nullptr || slots.p == nullptr) { return nullptr; }
+  owned dict(Py_BuildValue("{sOsOss}", "__iter__", method.p, "__slots__", slots.p, "__module__", "simdbridge"));
+  if (dict.p == nullptr) { return nullptr; }
+  return PyObject_CallFunction(reinterpret_cast<PyObject *>(&PyType_Type), "s(O)O", name, base.p, dict.p);
+}
+
+/** type(self): the view made as MappingView.__init__ makes it (its _mapping slot set), without
+ *  a Python call. */
+PyObject *new_mapping_view(PyObject *type, PyObject *self) {
+  auto *t = reinterpret_cast<PyTypeObject *>(type);
+  PyObject *view = t->tp_alloc(t, 0);
+  if (view != nullptr) { *mapping_slot(view) = Py_NewRef(self); }
+  return view;
+}
+
+PyObject *object_keys(PyObject *self, PyObject *) { return new_mapping_view(keys_view_type, self); }
+PyObject *object_items(PyObject *self, PyObject *) { return new_mapping_view(items_view_type, self); }
+PyObject *object_values(PyObject *self, PyObject *) { return new_mapping_view(values_view_type, self); }
 
 PyObject *view_materialize(PyObject *self, PyObject *) {
   if (!alive(self)) { return nullptr; }
@@ -606,9 +721,19 @@ bool init_views(PyObject *module) {
   }
   PyObject *abc = PyImport_ImportModule("collections.abc");
   if (abc == nullptr) { return false; }
-  keys_view_type = PyObject_GetAttrString(abc, "KeysView");
-  items_view_type = PyObject_GetAttrString(abc, "ItemsView");
-  values_view_type = PyObject_GetAttrString(abc, "ValuesView");
+  {
+    owned mapping_view(PyObject_GetAttrString(abc, "MappingView"));
+    owned slot(mapping_view.p ? PyObject_GetAttrString(mapping_view.p, "_mapping") : nullptr);
+    if (slot.p == nullptr || !Py_IS_TYPE(slot.p, &PyMemberDescr_Type)) {
+      PyErr_SetString(PyExc_ImportError, "collections.abc.MappingView has no _mapping slot");
+      Py_DECREF(abc);
+      return false;
+    }
+    mapping_offset = reinterpret_cast<PyMemberDescrObject *>(slot.p)->d_member->offset;
+  }
+  keys_view_type = view_class(abc, "KeysView", "ObjectKeys", &keys_iter_def);
+  items_view_type = view_class(abc, "ItemsView", "ObjectItems", &items_iter_def);
+  values_view_type = view_class(abc, "ValuesView", "ObjectValues", &values_iter_def);
   Py_DECREF(abc);
   return keys_view_type && items_view_type && values_view_type;
 }

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """parse(): lazy read-only views (Object, a Mapping; Array, a Sequence) with at_pointer,
 as_dict and as_list; views stay valid while other documents are parsed."""
+import collections.abc
 import gc
 import json
+import random
 import threading
 from collections.abc import Mapping, Sequence
 
@@ -206,3 +208,36 @@ def test_a_view_is_a_context_manager_that_releases():
             assert view["i"] in (1, 2)
         with pytest.raises(ValueError):
             view["i"]
+
+
+@pytest.mark.parametrize("members", [0, 1, 2, 15, 16, 17, 40, 300])
+def test_keys_values_items_of_objects_small_and_indexed_as_json(members):
+    # Up to 16 members an object is walked on its tape; past that, through its index: both give
+    # json's dict, each key once at its first position with its last value.
+    rng = random.Random(members)
+    pairs = [(rng.choice("abcdefghijklmnopqrstuvwxyz\u00e9\u6f22") * rng.randint(1, 20), i) for i in range(members)]
+    text = "{" + ",".join('"%s":%d' % kv for kv in pairs) + "}"
+    expected = json.loads(text)
+    for touch_first in (False, True):
+        doc = simdbridge.parse(text)
+        if touch_first:  # lookups first: a large object then has its index before it is iterated
+            for k in list(expected)[:6]:
+                assert doc[k] == expected[k]
+        assert list(doc.items()) == list(expected.items())
+        assert list(doc.keys()) == list(expected.keys())
+        assert list(doc.values()) == list(expected.values())
+        assert list(doc) == list(expected) and len(doc) == len(expected)
+        assert doc.items() == expected.items() and doc.keys() == expected.keys()
+        assert isinstance(doc.items(), collections.abc.ItemsView) and doc.items()._mapping is doc
+        it = iter(doc.items())
+        del doc
+        assert list(it) == list(expected.items())  # an iterator keeps its object's document alive
+
+
+def test_repeated_keys_are_one_str_as_json_whatever_their_characters():
+    text = '[{"a_key": 1, "b_\u00e9": 2, "%s": 3}, {"a_key": 3, "b_\u00e9": 4, "%s": 5}]' % ("\u6f22" * 30, "\u6f22" * 30)
+    for loads in (json.loads, simdbridge.loads, lambda s: simdbridge.parse(s).as_list()):
+        first, second = loads(text)
+        assert [a is b for a, b in zip(first, second)] == [True, True, True]
+    doc = simdbridge.parse(text)
+    assert [a is b for a, b in zip(doc[0], doc[1])] == [True, True, True]

@@ -53,6 +53,9 @@ Beyond json:
   default=None, option=None): NDJSON, each object as dumpb writes it and a newline, in one
   buffer (b"".join(dumpb(o) + b"\n" for o in iterable), faster).
 
+- python -m simdbridge: what python -m json.tool does, with its options and output (the
+  simdbridge.tool module).
+
 Known differences from json:
 
 - loads() also takes a memoryview (json.loads does not).
@@ -72,6 +75,9 @@ Known differences from json:
   encoding fails midway json leaves a partial text in fp and simdbridge leaves nothing.
 - A memoryview (any format, contiguous or not) is read as bytes(view).
 - The GIL is released while a document of 4 KiB or more is parsed.
+- json makes every repeated key of a document one str; loads() shares them through a cache of
+  4096 keys of up to 256 bytes, so a longer key, or one pushed out of the cache by others,
+  may be a new str each time it repeats (equal, not identical).
 """
 import os as _os
 from typing import IO as _IO, Any as _Any
