@@ -359,14 +359,14 @@ private:
         if (k == nullptr) { throw failed{}; } // no memory for the key's str
         Py_INCREF(item);
         members.emplace_back(k, item);
+        // Each key's UTF-8 (cached in its str) or its surrogate error, key by key as orjson
+        // reads them, before any value is written.
+        if (PyUnicode_AsUTF8AndSize(k, nullptr) == nullptr) {
+          PyErr_Clear();
+          fail("str is not valid UTF-8: surrogates not allowed");
+        }
       }
       if (opts_ & opt_sort_keys) {
-        for (auto &kv : members) { // the UTF-8 of each key, cached in it, or its surrogate error
-          if (PyUnicode_AsUTF8AndSize(kv.first, nullptr) == nullptr) {
-            PyErr_Clear();
-            fail("str is not valid UTF-8: surrogates not allowed");
-          }
-        }
         std::stable_sort(members.begin(), members.end(), [](const auto &a, const auto &b) {
           Py_ssize_t na, nb;
           const char *sa = PyUnicode_AsUTF8AndSize(a.first, &na);

@@ -384,3 +384,13 @@ def test_writer_edges():
     floats = writer_edge_floats()
     check(floats)
     check({x: x for x in floats}, option=orjson.OPT_NON_STR_KEYS)
+
+
+def test_sorted_and_non_str_keys_report_the_first_bad_key_as_orjson():
+    # With OPT_SORT_KEYS or OPT_NON_STR_KEYS, keys are read (type, then UTF-8) one after the
+    # other before any value: the first bad key is the error, whatever comes after it.
+    for option in (orjson.OPT_SORT_KEYS, orjson.OPT_NON_STR_KEYS, orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS):
+        assert check({"a": 1, "\ud800": 2, b"b": 3}, option=option)[0] == "error"
+        assert check({"a": 1, b"b": 3, "\ud800": 2}, option=option)[0] == "error"
+        assert check({"a": float("nan"), "\ud800": object()}, option=option)[0] == "error"
+        assert check({"a": object(), "\ud800": 1}, option=option)[0] == "error"
