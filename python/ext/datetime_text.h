@@ -43,7 +43,11 @@ inline void put_time(output &out, int hour, int minute, int second, int microsec
   }
 }
 
-/** An offset east of UTC, in seconds, as +HH:MM (its seconds dropped, as orjson), or Z for 0 if `utc_z`. */
+/**
+ * An offset east of UTC, in seconds, as +HH:MM, or Z for 0 if `utc_z`. As orjson writes it: the
+ * minutes rounded to the nearest (RFC 3339's "closest representable UTC offset": 19 minutes 32
+ * seconds is +00:20), the hours not carried into (59 minutes 30 seconds is :60).
+ */
 inline void put_utc_offset(output &out, long offset, bool utc_z) {
   out.reserve(6);
   if (offset == 0 && utc_z) {
@@ -54,7 +58,7 @@ inline void put_utc_offset(output &out, long offset, bool utc_z) {
   out.put(offset < 0 ? '-' : '+');
   put_digits(out, int(magnitude / 3600), 2);
   out.put(':');
-  put_digits(out, int(magnitude / 60 % 60), 2);
+  put_digits(out, int(magnitude / 60 % 60 + (magnitude % 60 >= 30 ? 1 : 0)), 2);
 }
 
 /** A UUID's 32 hexadecimal digits (UUID.hex) as 8-4-4-4-12. */

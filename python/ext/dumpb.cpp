@@ -65,6 +65,11 @@ struct lookups {
   PyObject *value = nullptr;            // "value"
   PyObject *hex = nullptr;              // "hex"
   PyObject *utcoffset = nullptr;        // "utcoffset"
+  PyObject *zoneinfo_type = nullptr;    // zoneinfo.ZoneInfo
+  PyObject *convert = nullptr;          // "convert": pendulum's time zones have it
+  PyObject *normalize = nullptr;        // "normalize": pytz's
+  PyObject *dst = nullptr;              // "dst": every tzinfo that follows the datetime module
+  PyObject *slots = nullptr;            // "__slots__"
 
   bool load() {
     if (ready) { return true; }
@@ -86,7 +91,16 @@ struct lookups {
     value = PyUnicode_InternFromString("value");
     hex = PyUnicode_InternFromString("hex");
     utcoffset = PyUnicode_InternFromString("utcoffset");
-    ready = uuid_type && enum_meta && dataclass_field && dataclass_fields && field_type && value && hex && utcoffset;
+    convert = PyUnicode_InternFromString("convert");
+    normalize = PyUnicode_InternFromString("normalize");
+    dst = PyUnicode_InternFromString("dst");
+    slots = PyUnicode_InternFromString("__slots__");
+    if (PyObject *zoneinfo = PyImport_ImportModule("zoneinfo")) {
+      zoneinfo_type = PyObject_GetAttrString(zoneinfo, "ZoneInfo");
+      Py_DECREF(zoneinfo);
+    }
+    ready = uuid_type && enum_meta && dataclass_field && dataclass_fields && field_type && value && hex && utcoffset &&
+            convert && normalize && dst && slots && zoneinfo_type;
     return ready;
   }
 };
@@ -431,11 +445,17 @@ private:
     return text;
   }
 
-  /** A dataclass instance as an object: its __dict__'s public members, or (with __slots__)
-   *  its public fields in order. OPT_SORT_KEYS does not apply (as orjson). */
+  /** A dataclass instance as an object: its __dict__'s public members, or its public fields
+   *  in order where its class declares __slots__ (its __dict__, if a base class gives it one,
+   *  does not hold them) or it has no __dict__. OPT_SORT_KEYS does not apply (as orjson). */
   void dataclass(PyObject *obj, int depth, int defaults) {
     PyObject **dict_ptr = _PyObject_GetDictPtr(obj);
     PyObject *instance_dict = dict_ptr != nullptr ? *dict_ptr : nullptr;
+    if (instance_dict != nullptr && PyDict_GetItemWithError(Py_TYPE(obj)->tp_dict, names.slots) != nullptr) {
+      instance_dict = nullptr;
+    } else if (PyErr_Occurred()) {
+      throw failed{};
+    }
     owned_pairs members; // the name, the value
     const auto is_public = [](PyObject *name) {
       return PyUnicode_Check(name) && !(PyUnicode_GET_LENGTH(name) > 0 && PyUnicode_READ_CHAR(name, 0) == '_');
@@ -511,13 +531,33 @@ private:
              PyDateTime_TIME_GET_MICROSECOND(obj), !(opts_ & opt_omit_microseconds));
   }
 
-  /** RFC 3339: the offset in whole minutes (its seconds dropped, as orjson), "Z" for UTC with OPT_UTC_Z. */
+  /**
+   * A datetime's UTC offset as orjson asks each time zone library for it: ZoneInfo and any
+   * tzinfo with dst() by tzinfo.utcoffset(dt); pendulum's (with convert()) by dt.utcoffset();
+   * pytz's (with normalize()) by tzinfo.normalize(dt).utcoffset(), so that a zone attached
+   * without localize() gives its standard offset rather than its first (local mean time) one.
+   */
+  PyObject *utc_offset(PyObject *tz, PyObject *dt) {
+    if (reinterpret_cast<PyObject *>(Py_TYPE(tz)) != names.zoneinfo_type) {
+      if (PyObject_HasAttr(tz, names.convert)) { return PyObject_CallMethodNoArgs(dt, names.utcoffset); }
+      if (PyObject_HasAttr(tz, names.normalize)) {
+        owned normalized(PyObject_CallMethodOneArg(tz, names.normalize, dt));
+        return normalized.p ? PyObject_CallMethodNoArgs(normalized.p, names.utcoffset) : nullptr;
+      }
+      if (!PyObject_HasAttr(tz, names.dst)) {
+        fail("datetime's timezone library is not supported: use datetime.timezone.utc, pendulum, pytz, or dateutil");
+      }
+    }
+    return PyObject_CallMethodOneArg(tz, names.utcoffset, dt);
+  }
+
+  /** RFC 3339: the offset in minutes (rounded to the nearest, as orjson), "Z" for UTC with OPT_UTC_Z. */
   void datetime(PyObject *obj) {
     PyObject *tz = PyDateTime_DATE_GET_TZINFO(obj);
     bool has_offset = false;
     long offset = 0; // seconds east of UTC
     if (tz != Py_None) {
-      owned delta(PyObject_CallMethodOneArg(tz, names.utcoffset, obj));
+      owned delta(utc_offset(tz, obj));
       if (delta.p == nullptr) { throw failed{}; }
       has_offset = true;
       if (PyDelta_Check(delta.p)) {
@@ -578,30 +618,39 @@ bool add_dumpb_options(PyObject *module) {
 }
 
 PyObject *dumpb(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-  // dumpb(obj, /, default=None, option=None), as orjson.dumps(obj, default, option).
-  PyObject *obj = nargs > 0 ? args[0] : nullptr;
-  PyObject *default_fn = nargs > 1 ? args[1] : nullptr;
-  PyObject *option = nargs > 2 ? args[2] : nullptr;
-  if (nargs > 3) {
-    PyErr_Format(PyExc_TypeError, "dumpb() takes at most 3 positional arguments (%zd given)", nargs);
+  // dumpb(obj, /, default=None, option=None), its arguments read as orjson.dumps reads them,
+  // with orjson's messages (which name dumps()): default is the second positional argument
+  // where the count of them has bit 1 set, option the third where it has bits 0 and 1 (so
+  // orjson, and dumpb, ignore a fourth and later positional argument).
+  if (nargs == 0) {
+    PyErr_SetString(PyExc_TypeError, "dumps() missing 1 required positional argument: 'obj'");
     return nullptr;
   }
+  PyObject *obj = args[0];
+  const bool default_given = (nargs & 2) == 2;
+  const bool option_given = (nargs & 3) == 3;
+  PyObject *default_fn = default_given ? args[1] : nullptr;
+  PyObject *option = option_given ? args[2] : nullptr;
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t k = 0; k < nkw; k++) {
     PyObject *name = PyTuple_GET_ITEM(kwnames, k);
     PyObject *v = args[nargs + k];
-    if (PyUnicode_CompareWithASCIIString(name, "default") == 0 && default_fn == nullptr) {
-      default_fn = v;
-    } else if (PyUnicode_CompareWithASCIIString(name, "option") == 0 && option == nullptr) {
+    if (PyUnicode_CompareWithASCIIString(name, "option") == 0) {
+      if (option_given) {
+        PyErr_SetString(PyExc_TypeError, "dumps() got multiple values for argument: 'option'");
+        return nullptr;
+      }
       option = v;
+    } else if (PyUnicode_CompareWithASCIIString(name, "default") == 0) {
+      if (default_given) {
+        PyErr_SetString(PyExc_TypeError, "dumps() got multiple values for argument: 'default'");
+        return nullptr;
+      }
+      default_fn = v;
     } else {
-      PyErr_Format(PyExc_TypeError, "dumpb() got an unexpected or repeated keyword argument '%U'", name);
+      PyErr_SetString(PyExc_TypeError, "dumps() got an unexpected keyword argument");
       return nullptr;
     }
-  }
-  if (obj == nullptr) {
-    PyErr_SetString(PyExc_TypeError, "dumpb() missing 1 required positional argument: 'obj'");
-    return nullptr;
   }
   uint32_t opts = 0;
   if (!options_of(option, opts) || !names.load()) { return nullptr; }

@@ -209,7 +209,9 @@ PyMethodDef methods[] = {
      "Serialize obj to compact JSON as UTF-8 bytes: what orjson.dumps(obj, default, option) returns,\n"
      "byte for byte. option takes orjson's flags (simdbridge.OPT_INDENT_2 | simdbridge.OPT_SORT_KEYS,\n"
      "...). An object it cannot serialize goes to default; failing that, JSONEncodeError (TypeError)\n"
-     "with orjson's message."},
+     "with orjson's message (which names dumps()). Not as orjson: numpy's types and orjson.Fragment go\n"
+     "to default; an option of 2**30 or more is refused (orjson reads it as 0 where its lowest 30\n"
+     "bits are)."},
     {"parse", parse, METH_O,
      "parse(data, /)\n--\n\n"
      "A lazy, read-only view of the JSON document in data: an Object (a Mapping) or an Array (a\n"

@@ -394,3 +394,45 @@ def test_sorted_and_non_str_keys_report_the_first_bad_key_as_orjson():
         assert check({"a": 1, b"b": 3, "\ud800": 2}, option=option)[0] == "error"
         assert check({"a": float("nan"), "\ud800": object()}, option=option)[0] == "error"
         assert check({"a": object(), "\ud800": 1}, option=option)[0] == "error"
+
+
+def test_time_zone_libraries_and_sub_minute_offsets_as_orjson():
+    import pytz
+    from dateutil import tz as dateutil_tz
+
+    moments = [datetime.datetime(2018, 1, 1, 2, 3, 4, tzinfo=pytz.timezone("Asia/Shanghai")),  # pytz's LMT, normalized
+               datetime.datetime(1937, 1, 1, 12, 0, 27, 87, tzinfo=zoneinfo.ZoneInfo("Europe/Amsterdam")),  # +00:19:32
+               datetime.datetime(1937, 1, 1, 12, 0, 27, 87, tzinfo=dateutil_tz.gettz("Europe/Amsterdam")),
+               pytz.timezone("America/New_York").localize(datetime.datetime(2018, 6, 1, 2, 3, 4))]
+    for offset in (19 * 60 + 29, 19 * 60 + 30, -(19 * 60 + 30), 59 * 60 + 30, -1, 1, 29, 30, 86399, -86399):
+        moments.append(datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone(datetime.timedelta(seconds=offset))))
+    for option in (None, orjson.OPT_UTC_Z, orjson.OPT_OMIT_MICROSECONDS):
+        for moment in moments:
+            assert check([moment], option=option)[0] == "ok", moment
+
+    class Failing(datetime.tzinfo):  # orjson 3.13 crashes on it; dumpb raises what utcoffset raised
+        def utcoffset(self, dt):
+            raise ValueError("no offset")
+
+    with pytest.raises(ValueError, match="no offset"):
+        simdbridge.dumpb(datetime.datetime(2000, 1, 1, tzinfo=Failing()))
+
+
+def test_dataclass_with_slots_under_a_class_with_a_dict_as_orjson():
+    class Base:
+        pass
+
+    @dataclasses.dataclass(frozen=True)
+    class Slotted(Base):
+        __slots__ = ("attr",)
+        attr: float
+
+    assert check(Slotted(1.0)) == ("ok", b'{"attr":1.0}')
+
+
+def test_arguments_read_and_refused_as_orjson():
+    for args, kwargs in [((), {}), ((1, 2, 3, 4), {}), ((1, None, None, None, None, None), {}), ((1,), {"x": 1}),
+                         ((1, None), {"default": None}), ((1, None, None), {"option": 1}), ((), {"obj": 1}),
+                         ((1,), {"option": "x"}), ((1,), {"default": None, "option": None}),
+                         ((1, None, 2**21), {}), ((1, None, -1), {})]:
+        assert outcome(simdbridge.dumpb, *args, **kwargs) == outcome(orjson.dumps, *args, **kwargs), (args, kwargs)
