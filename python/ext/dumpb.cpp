@@ -427,7 +427,7 @@ private:
     const size_t mark = out_.size();
     if (PyLong_Check(key)) {
       if (!put_integer(key, false)) { fail("Dict integer key must be within 64-bit range"); }
-    } else if (PyFloat_Check(key)) {
+    } else if (PyFloat_CheckExact(key)) { // a float subclass is refused, as orjson (an int subclass is not)
       floating(PyFloat_AS_DOUBLE(key));
     } else if (PyDateTime_CheckExact(key)) {
       datetime(key);

@@ -436,3 +436,18 @@ def test_arguments_read_and_refused_as_orjson():
                          ((1,), {"option": "x"}), ((1,), {"default": None, "option": None}),
                          ((1, None, 2**21), {}), ((1, None, -1), {})]:
         assert outcome(simdbridge.dumpb, *args, **kwargs) == outcome(orjson.dumps, *args, **kwargs), (args, kwargs)
+
+
+def test_non_str_keys_of_subclasses_as_orjson():
+    class Float(float):
+        pass
+
+    class Int(int):
+        pass
+
+    class Str(str):
+        pass
+
+    for key in (Float(1.5), Int(3), Str("x"), 1.5, 3, True, None):
+        check({key: 1}, option=orjson.OPT_NON_STR_KEYS)
+        check({key: 1}, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS)
