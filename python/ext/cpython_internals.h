@@ -61,7 +61,9 @@ inline bool small_int(PyObject *obj, int64_t &v) {
 }
 
 #if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && !defined(Py_LIMITED_API)
-// CPython 3.11's dict keys (Include/internal/pycore_dict.h), for builder.cpp's dicts by shape.
+#define SIMDBRIDGE_DICT_ENTRIES 1
+// CPython 3.11's dict keys (Include/internal/pycore_dict.h), for builder.cpp's dicts by shape and
+// dumpb.cpp's reading of dicts.
 struct dict_keys_header { // struct _dictkeysobject without its trailing arrays
   Py_ssize_t dk_refcnt;
   uint8_t dk_log2_size;

@@ -137,7 +137,7 @@ private:
    * Python code runs while one is written, so a container's items of these types are written
    * borrowed: only the others are held (a `default` may drop them from their container).
    */
-  bool leaf(PyObject *obj) {
+  [[gnu::always_inline]] inline bool leaf(PyObject *obj) {
     PyTypeObject *type = Py_TYPE(obj);
     if (type == &PyUnicode_Type) {
       string(obj);
@@ -240,7 +240,16 @@ private:
 
   /** A str from its UTF-8: CPython keeps it in the str once made (as orjson), so that writing
    *  the same strs again copies it; a lone surrogate has none. */
-  void string(PyObject *s) {
+  [[gnu::always_inline]] inline void string(PyObject *s) {
+    if (PyUnicode_IS_COMPACT_ASCII(s)) { // every exact str of ASCII: its characters follow its header
+      strings_.write_ascii(out_, reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(s) + 1),
+                           size_t(PyUnicode_GET_LENGTH(s)));
+      return;
+    }
+    string_slow(s);
+  }
+
+  void string_slow(PyObject *s) {
     if (PyUnicode_IS_ASCII(s)) {
       strings_.write(out_, s);
       return;
@@ -254,7 +263,13 @@ private:
     strings_.write_utf8(out_, utf8, size_t(n));
   }
 
-  void integer(PyObject *obj) {
+  [[gnu::always_inline]] inline void integer(PyObject *obj) {
+    int64_t v;
+    if (!(opts_ & opt_strict_integer) && small_int(obj, v)) { // most ints: inline
+      out_.reserve(25);
+      put_int64(out_, v);
+      return;
+    }
     if (!put_integer(obj, (opts_ & opt_strict_integer) != 0)) { fail("Integer exceeds 64-bit range"); }
   }
 
@@ -329,10 +344,17 @@ private:
   }
 
   void member_key(PyObject *key, bool first, int inner) {
-    if (!first) { out_.append(','); }
-    if (indent_) { newline(inner); }
+    if (indent_) {
+      if (!first) { out_.append(','); }
+      newline(inner);
+      string(key);
+      out_.append(": ", 2);
+      return;
+    }
+    out_.reserve(1); // the comma; string() reserves for the key and its quotes
+    if (!first) { out_.put(','); }
     string(key);
-    out_.append(indent_ ? ": " : ":", indent_ ? 2 : 1);
+    out_.append(':');
   }
 
   void dict(PyObject *d, int depth, int defaults) {
@@ -346,6 +368,27 @@ private:
       Py_ssize_t pos = 0;
       PyObject *key, *item;
       bool first = true;
+#if SIMDBRIDGE_DICT_ENTRIES
+      // A dict of str keys with no deleted entry, read from its entries (PyDict_Next is a call
+      // and a check per item). Python code run for a value (a default) may change the dict: its
+      // entries are found again after each value that is not a leaf, and where the dict is no
+      // longer of that kind, PyDict_Next goes on from the same position, as it would have.
+      if (const dict_entry *e = unicode_entries(d)) {
+        while (pos < PyDict_GET_SIZE(d)) {
+          key = e[pos].key;
+          item = e[pos].value;
+          pos++;
+          member_key(key, first, inner);
+          first = false;
+          if (!leaf(item)) {
+            Py_INCREF(item);
+            owned hold_item(item);
+            composite(item, inner, defaults);
+            if ((e = unicode_entries(d)) == nullptr) { break; }
+          }
+        }
+      }
+#endif
       while (PyDict_Next(d, &pos, &key, &item)) {
         // The key, a str, is written before anything can run Python code: it is not held.
         if (Py_TYPE(key) != &PyUnicode_Type) { fail("Dict key must be str"); }

@@ -88,6 +88,48 @@ private:
 
   void encode_string(PyObject *s) { strings_.write(out_, s); }
 
+  /**
+   * A str, int, float, None, True or False of the exact type, written; false for anything else
+   * (encode() then writes it). Inlined into the containers' loops: most values are these, and
+   * no Python code runs while one is written.
+   */
+  [[gnu::always_inline]] inline bool leaf(PyObject *obj) {
+    PyTypeObject *type = Py_TYPE(obj);
+    if (type == &PyUnicode_Type) {
+      if (PyUnicode_IS_COMPACT_ASCII(obj)) {
+        strings_.write_ascii(out_, reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(obj) + 1),
+                             size_t(PyUnicode_GET_LENGTH(obj)));
+      } else {
+        encode_string(obj);
+      }
+    } else if (type == &PyLong_Type) {
+      int64_t v;
+      if (!small_int(obj, v)) {
+        encode_int(obj);
+        return true;
+      }
+      out_.reserve(25);
+      put_int64(out_, v);
+    } else if (type == &PyFloat_Type) {
+      encode_float(PyFloat_AS_DOUBLE(obj));
+    } else if (obj == Py_None) {
+      out_.append("null", 4);
+    } else if (obj == Py_True) {
+      out_.append("true", 4);
+    } else if (obj == Py_False) {
+      out_.append("false", 5);
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  /** A separator (item or key): its bytes, up to 16 inline. */
+  void separator(const std::string &s) {
+    out_.reserve(s.size());
+    out_.put(s.data(), s.size());
+  }
+
   void newline(int level) {
     out_.append('\n');
     for (int i = 0; i < level; i++) { out_.append(o_.indent); }
@@ -133,9 +175,10 @@ private:
     try {
       // The size read again at each step, as json does: a `default` may shorten the list.
       for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(items); i++) {
-        if (i > 0) { out_.append(o_.item_separator); }
+        if (i > 0) { separator(o_.item_separator); }
         if (o_.indented) { newline(level + 1); }
-        encode(PySequence_Fast_GET_ITEM(items, i), level + 1);
+        PyObject *item = PySequence_Fast_GET_ITEM(items, i);
+        if (!leaf(item)) { encode(item, level + 1); }
       }
     } catch (...) {
       leave(seq);
@@ -197,6 +240,35 @@ private:
       if (PyDict_CheckExact(dict) && !o_.sort_keys) {
         Py_ssize_t pos = 0;
         PyObject *key, *value;
+#if SIMDBRIDGE_DICT_ENTRIES
+        // A dict of str keys with no deleted entry, read from its entries (as dumpb does): the
+        // key is written before any Python code runs; a value that is not a leaf is held while
+        // written (a `default` may change the dict), and the entries are found again after it,
+        // or PyDict_Next goes on from the same position.
+        if (const dict_entry *e = unicode_entries(dict)) {
+          while (pos < PyDict_GET_SIZE(dict)) {
+            key = e[pos].key;
+            value = e[pos].value;
+            pos++;
+            if (!first) { separator(o_.item_separator); }
+            if (o_.indented) { newline(level + 1); }
+            first = false;
+            if (PyUnicode_IS_COMPACT_ASCII(key)) {
+              strings_.write_ascii(out_, reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(key) + 1),
+                                   size_t(PyUnicode_GET_LENGTH(key)));
+            } else {
+              encode_string(key);
+            }
+            separator(o_.key_separator);
+            if (!leaf(value)) {
+              Py_INCREF(value);
+              owned hold_value(value);
+              encode(value, level + 1);
+              if ((e = unicode_entries(dict)) == nullptr) { break; }
+            }
+          }
+        }
+#endif
         while (PyDict_Next(dict, &pos, &key, &value)) {
           Py_INCREF(key);
           Py_INCREF(value);

@@ -127,8 +127,33 @@ private:
   char *data_ = nullptr;
 };
 
-/** An unsigned 64-bit integer's digits (unchecked: the caller reserves 24 bytes, see write_decimal_digits). */
-inline void put_uint64(output &out, uint64_t v) { out.advance(write_decimal_digits(v, out.tail())); }
+/** An unsigned 64-bit integer's digits (unchecked: the caller reserves 24 bytes, see
+ *  write_decimal_digits); below 10000 (counts, flags, small ids: most integers in JSON) from a
+ *  table of digit pairs, inline. */
+inline void put_uint64(output &out, uint64_t v) {
+  static constexpr char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                  "8081828384858687888990919293949596979899";
+  char *t = out.tail();
+  if (v < 100) {
+    t[0] = pairs[2 * v + (v < 10)];
+    t[1] = pairs[2 * v + 1];
+    out.advance(v < 10 ? 1 : 2);
+  } else if (v < 10000) {
+    const uint32_t high = uint32_t(v) / 100, low = uint32_t(v) % 100;
+    if (v < 1000) {
+      t[0] = char('0' + high);
+      std::memcpy(t + 1, pairs + 2 * low, 2);
+      out.advance(3);
+    } else {
+      std::memcpy(t, pairs + 2 * high, 2);
+      std::memcpy(t + 2, pairs + 2 * low, 2);
+      out.advance(4);
+    }
+  } else {
+    out.advance(write_decimal_digits(v, out.tail()));
+  }
+}
 
 /** A 64-bit integer's digits, its sign first (unchecked: the caller reserves 25 bytes). */
 inline void put_int64(output &out, int64_t v) {
@@ -148,6 +173,52 @@ inline char hex_digit(unsigned v) { return "0123456789abcdef"[v & 15]; }
 inline void put_u_escape(output &out, uint32_t unit) {
   const char e[6] = {'\\', 'u', hex_digit(unit >> 12), hex_digit(unit >> 8), hex_digit(unit >> 4), hex_digit(unit)};
   out.put(e, 6);
+}
+
+/** n bytes (up to 16 in two overlapping moves, inline) at d; returns d + n. */
+inline char *copy_into(char *d, const char *p, size_t n) {
+  const auto move = [](char *to, const char *from, auto word) {
+    std::memcpy(&word, from, sizeof word);
+    std::memcpy(to, &word, sizeof word);
+  };
+  if (n >= 8) {
+    if (n > 16) {
+      std::memcpy(d, p, n);
+    } else {
+      move(d, p, uint64_t());
+      move(d + n - 8, p + n - 8, uint64_t());
+    }
+  } else if (n >= 4) {
+    move(d, p, uint32_t());
+    move(d + n - 4, p + n - 4, uint32_t());
+  } else if (n > 0) {
+    d[0] = p[0];
+    d[n / 2] = p[n / 2];
+    d[n - 1] = p[n - 1];
+  }
+  return d + n;
+}
+
+/** An ASCII character that needs escaping, escaped at d (room for 6 bytes); returns the end. */
+inline char *escaped_into(char *d, uint32_t c) {
+  const char *two = nullptr;
+  switch (c) {
+  case '"': two = "\\\""; break;
+  case '\\': two = "\\\\"; break;
+  case '\n': two = "\\n"; break;
+  case '\r': two = "\\r"; break;
+  case '\t': two = "\\t"; break;
+  case '\b': two = "\\b"; break;
+  case '\f': two = "\\f"; break;
+  default: { // the other controls, and DEL where ensure_ascii
+    const char e[6] = {'\\', 'u', '0', '0', hex_digit(c >> 4), hex_digit(c)};
+    std::memcpy(d, e, 6);
+    return d + 6;
+  }
+  }
+  d[0] = two[0];
+  d[1] = two[1];
+  return d + 2;
 }
 
 /** An ASCII character that needs escaping, escaped (unchecked: 6 bytes reserved). */
@@ -200,25 +271,77 @@ public:
    */
   void write_utf8(output &out, const char *utf8, size_t n) const { write_ascii(out, utf8, n); }
 
+  /**
+   * Blocks of 16 characters are checked and stored in one pass: each block is stored whole, and
+   * where it holds a character to escape, the output goes on from that character. The rest (and
+   * a string of 4 to 15 bytes) is checked as one overlapping vector, nothing read past the
+   * string, and copied in one move where it needs no escape; a shorter string is checked a byte
+   * at a time. A byte past ASCII never counts as one to escape (UTF-8 passes through).
+   */
+  [[gnu::always_inline]] inline void write_ascii(output &out, const char *chars, size_t n) const {
+    out.reserve(n * 6 + 2);
+    const bool ascii_only = ensure_ascii_; // in a register: the stores below may alias the member
+    char *d = out.tail();
+    char *const start = d;
+    *d++ = '"';
+    size_t i = 0;
+#if defined(__SSE2__)
+    while (i + 16 <= n) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(chars + i));
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(d), v); // room: n * 6 reserved
+      const uint32_t found = escapes(v, ascii_only);
+      if (found == 0) {
+        d += 16;
+        i += 16;
+        continue;
+      }
+      const size_t j = size_t(__builtin_ctz(found));
+      d = escaped_into(d + j, static_cast<unsigned char>(chars[i + j]));
+      i += j + 1;
+    }
+#endif
+    if (i < n) {
+      const size_t rest = n - i;
+      const uint32_t found = n >= 16 ? escapes_16(chars + n - 16, ascii_only) >> (16 - rest)
+                                     : (n >= 4 ? escapes_short(chars, n, ascii_only) : escapes_bytes(chars, n)) >> i;
+      if (found == 0) {
+        d = copy_into(d, chars + i, rest);
+      } else {
+        out.advance(size_t(d - start));
+        write_escaping(out, chars, i, n);
+        out.put('"');
+        return;
+      }
+    }
+    *d++ = '"';
+    out.advance(size_t(d - start));
+  }
+
+
 private:
   bool needs_escape(uint32_t c) const { return c < 0x20 || c == '"' || c == '\\' || (c == 0x7f && ensure_ascii_); }
 
 #if defined(__SSE2__)
   /** The bytes of v that need an escape, a bit each (bit j for byte j): controls (< 0x20), '"',
    *  '\\', and DEL (0x7f) where ensure_ascii. A byte past ASCII never counts. */
-  uint32_t escapes(__m128i v) const {
+  static uint32_t escapes(__m128i v, bool ascii_only) {
     const __m128i low = _mm_set1_epi8(0x1f);
     __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, low), low), // v <= 0x1f
                              _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-    if (ensure_ascii_) { m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))); }
+    if (ascii_only) { m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))); }
     return uint32_t(_mm_movemask_epi8(m));
   }
+  uint32_t escapes(__m128i v) const { return escapes(v, ensure_ascii_); }
 
   /** The bytes of the 16 at p that need an escape. */
-  uint32_t escapes_16(const char *p) const { return escapes(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p))); }
+  static uint32_t escapes_16(const char *p, bool ascii_only) {
+    return escapes(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)), ascii_only);
+  }
+  uint32_t escapes_16(const char *p) const { return escapes_16(p, ensure_ascii_); }
 
+  uint32_t escapes_short(const char *p, size_t n) const { return escapes_short(p, n, ensure_ascii_); }
   /** The bytes of the n at p (4 <= n < 16) that need an escape: two overlapping halves in one vector. */
-  uint32_t escapes_short(const char *p, size_t n) const {
+  static uint32_t escapes_short(const char *p, size_t n, bool ascii_only) {
     __m128i v;
     size_t half;
     if (n >= 8) {
@@ -232,10 +355,12 @@ private:
       v = _mm_unpacklo_epi64(_mm_cvtsi32_si128(a), _mm_cvtsi32_si128(b));
       half = 4;
     }
-    const uint32_t m = escapes(v), lanes = (1u << half) - 1; // a lane of 4 has 4 zeros after it
+    const uint32_t m = escapes(v, ascii_only), lanes = (1u << half) - 1; // a lane of 4 has 4 zeros after it
     return (m & lanes) | (m >> 8 & lanes) << (n - half); // the second half's bits at its bytes' places
   }
 #else
+  uint32_t escapes_16(const char *p, bool) const { return escapes_bytes(p, 16); }
+  uint32_t escapes_short(const char *p, size_t n, bool) const { return escapes_bytes(p, n); }
   uint32_t escapes_16(const char *p) const { return escapes_bytes(p, 16); }
   uint32_t escapes_short(const char *p, size_t n) const { return escapes_bytes(p, n); }
 #endif
@@ -247,16 +372,9 @@ private:
     return found;
   }
 
-  /**
-   * Runs with no character to escape go in with one copy. The characters are checked 16 at a
-   * time, the last block overlapping the one before it (nothing is read past the string); a
-   * string of 4 to 15 bytes as two overlapping halves, a shorter one a byte at a time. A byte
-   * past ASCII never counts as one to escape (UTF-8 passes through).
-   */
-  void write_ascii(output &out, const char *chars, size_t n) const {
-    out.reserve(n * 6 + 2);
-    out.put('"');
-    size_t run = 0, i = 0; // chars[run, i) go in as they are
+  /** chars[i, n), escaping what needs it: runs copied whole, found 16 bytes at a time. */
+  void write_escaping(output &out, const char *chars, size_t i, size_t n) const {
+    size_t run = i; // chars[run, i) go in as they are
     while (i < n) {
       size_t base = 0;
       uint32_t found = 0;
@@ -281,7 +399,6 @@ private:
       run = ++i;
     }
     out.put(chars + run, n - run);
-    out.put('"');
   }
 
   /** A str that is not ASCII: escaped to \uXXXX (ensure_ascii) or written as UTF-8. */
