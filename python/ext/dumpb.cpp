@@ -368,6 +368,17 @@ private:
       Py_ssize_t pos = 0;
       PyObject *key, *item;
       bool first = true;
+      // The key, a str, is written before anything can run Python code: it is not held. True
+      // where Python code ran for the value (a default), which may have changed the dict.
+      const auto member = [&](PyObject *k, PyObject *v) {
+        member_key(k, first, inner);
+        first = false;
+        if (leaf(v)) { return false; }
+        Py_INCREF(v);
+        owned hold_item(v);
+        composite(v, inner, defaults);
+        return true;
+      };
 #if SIMDBRIDGE_DICT_ENTRIES
       // A dict of str keys with no deleted entry, read from its entries (PyDict_Next is a call
       // and a check per item). Python code run for a value (a default) may change the dict: its
@@ -378,27 +389,13 @@ private:
           key = e[pos].key;
           item = e[pos].value;
           pos++;
-          member_key(key, first, inner);
-          first = false;
-          if (!leaf(item)) {
-            Py_INCREF(item);
-            owned hold_item(item);
-            composite(item, inner, defaults);
-            if ((e = unicode_entries(d)) == nullptr) { break; }
-          }
+          if (member(key, item) && (e = unicode_entries(d)) == nullptr) { break; }
         }
       }
 #endif
       while (PyDict_Next(d, &pos, &key, &item)) {
-        // The key, a str, is written before anything can run Python code: it is not held.
         if (Py_TYPE(key) != &PyUnicode_Type) { fail("Dict key must be str"); }
-        member_key(key, first, inner);
-        first = false;
-        if (!leaf(item)) {
-          Py_INCREF(item);
-          owned hold_item(item);
-          composite(item, inner, defaults);
-        }
+        member(key, item);
       }
     } else {
       // Keys as strs (converted where OPT_NON_STR_KEYS allows), sorted by their UTF-8 where

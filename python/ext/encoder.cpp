@@ -305,14 +305,11 @@ private:
 };
 
 void encoder::encode(PyObject *obj, int level) {
+  if (leaf(obj)) { // the exact types, None, True and False; below, their subclasses and the rest
+    return;
+  }
   if (PyUnicode_Check(obj)) {
     encode_string(obj);
-  } else if (obj == Py_None) {
-    out_.append("null", 4);
-  } else if (obj == Py_True) {
-    out_.append("true", 4);
-  } else if (obj == Py_False) {
-    out_.append("false", 5);
   } else if (PyLong_Check(obj)) {
     encode_int(obj);
   } else if (PyFloat_Check(obj)) {

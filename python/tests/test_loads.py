@@ -289,22 +289,15 @@ def test_recursion_error_at_json_depth_naming_json_container(limit, opener):
         assert first_failing(lambda s: simdbridge.loads(s.encode())) == first_failing(lambda s: json.loads(s.encode()))
 
         # A call site's first calls and its later, specialized ones raise alike.
-        def direct(doc):
+        def direct(loads, doc):
             try:
-                simdbridge.loads(doc)
-            except RecursionError as e:
-                return str(e)
-            return None
-
-        def direct_json(doc):
-            try:
-                json.loads(doc)
+                loads(doc)
             except RecursionError as e:
                 return str(e)
             return None
 
         doc = opener * expected[0]
-        assert [direct(doc) for _ in range(60)] == [direct_json(doc) for _ in range(60)]
+        assert [direct(simdbridge.loads, doc) for _ in range(60)] == [direct(json.loads, doc) for _ in range(60)]
     finally:
         sys.setrecursionlimit(old)
 
