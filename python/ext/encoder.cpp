@@ -124,12 +124,6 @@ private:
     return true;
   }
 
-  /** A separator (item or key): its bytes, up to 16 inline. */
-  void separator(const std::string &s) {
-    out_.reserve(s.size());
-    out_.put(s.data(), s.size());
-  }
-
   void newline(int level) {
     out_.append('\n');
     for (int i = 0; i < level; i++) { out_.append(o_.indent); }
@@ -175,7 +169,7 @@ private:
     try {
       // The size read again at each step, as json does: a `default` may shorten the list.
       for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(items); i++) {
-        if (i > 0) { separator(o_.item_separator); }
+        if (i > 0) { out_.append(o_.item_separator); }
         if (o_.indented) { newline(level + 1); }
         PyObject *item = PySequence_Fast_GET_ITEM(items, i);
         if (!leaf(item)) { encode(item, level + 1); }
@@ -250,7 +244,7 @@ private:
             key = e[pos].key;
             value = e[pos].value;
             pos++;
-            if (!first) { separator(o_.item_separator); }
+            if (!first) { out_.append(o_.item_separator); }
             if (o_.indented) { newline(level + 1); }
             first = false;
             if (PyUnicode_IS_COMPACT_ASCII(key)) {
@@ -259,7 +253,7 @@ private:
             } else {
               encode_string(key);
             }
-            separator(o_.key_separator);
+            out_.append(o_.key_separator);
             if (!leaf(value)) {
               Py_INCREF(value);
               owned hold_value(value);

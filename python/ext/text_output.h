@@ -21,6 +21,31 @@
 
 namespace simdbridge::python {
 
+/** n bytes at d, up to 16 inline in two overlapping moves (a call to memcpy cost more than the
+ *  copy), none past p + n; returns d + n. */
+inline char *copy_into(char *d, const char *p, size_t n) {
+  const auto move = [](char *to, const char *from, auto word) {
+    std::memcpy(&word, from, sizeof word);
+    std::memcpy(to, &word, sizeof word);
+  };
+  if (n >= 8) {
+    if (n > 16) {
+      std::memcpy(d, p, n);
+    } else {
+      move(d, p, uint64_t());
+      move(d + n - 8, p + n - 8, uint64_t());
+    }
+  } else if (n >= 4) {
+    move(d, p, uint32_t());
+    move(d + n - 4, p + n - 4, uint32_t());
+  } else if (n > 0) {
+    d[0] = p[0];
+    d[n / 2] = p[n / 2];
+    d[n - 1] = p[n - 1];
+  }
+  return d + n;
+}
+
 /**
  * The output: a growable byte buffer. reserve() once per value, then unchecked writes (a
  * std::string's append costs a call and a check per piece). Its storage is malloc's, or, made
@@ -75,27 +100,8 @@ public:
   }
   /** Unchecked: after reserve(). */
   void put(char c) { data_[size_++] = c; }
-  /** Up to 16 bytes inline (most keys and values), in two overlapping moves, none past p + n or
-   *  the output's n: a call to memcpy cost more than the copy. */
-  void put(const char *p, size_t n) {
-    char *d = data_ + size_;
-    size_ += n;
-    if (n >= 8) {
-      if (n > 16) {
-        std::memcpy(d, p, n);
-        return;
-      }
-      move<uint64_t>(d, p);
-      move<uint64_t>(d + n - 8, p + n - 8);
-    } else if (n >= 4) {
-      move<uint32_t>(d, p);
-      move<uint32_t>(d + n - 4, p + n - 4);
-    } else if (n > 0) {
-      d[0] = p[0];
-      d[n / 2] = p[n / 2];
-      d[n - 1] = p[n - 1];
-    }
-  }
+  /** Up to 16 bytes inline (most keys and values): copy_into. */
+  void put(const char *p, size_t n) { size_ = size_t(copy_into(data_ + size_, p, n) - data_); }
   /** Where the next byte goes, for a writer that writes in place (reserve() first), then advance(). */
   char *tail() { return data_ + size_; }
   void advance(size_t n) { size_ += n; }
@@ -114,12 +120,6 @@ public:
   const char *data() const { return data_; }
 
 private:
-  template <typename Word> static void move(char *to, const char *from) {
-    Word w;
-    std::memcpy(&w, from, sizeof w);
-    std::memcpy(to, &w, sizeof w);
-  }
-
   size_t capacity_ = 4096;
   size_t size_ = 0;
   PyObject *bytes_ = nullptr; // the storage where in_bytes_, until taken
@@ -175,30 +175,6 @@ inline void put_u_escape(output &out, uint32_t unit) {
   out.put(e, 6);
 }
 
-/** n bytes (up to 16 in two overlapping moves, inline) at d; returns d + n. */
-inline char *copy_into(char *d, const char *p, size_t n) {
-  const auto move = [](char *to, const char *from, auto word) {
-    std::memcpy(&word, from, sizeof word);
-    std::memcpy(to, &word, sizeof word);
-  };
-  if (n >= 8) {
-    if (n > 16) {
-      std::memcpy(d, p, n);
-    } else {
-      move(d, p, uint64_t());
-      move(d + n - 8, p + n - 8, uint64_t());
-    }
-  } else if (n >= 4) {
-    move(d, p, uint32_t());
-    move(d + n - 4, p + n - 4, uint32_t());
-  } else if (n > 0) {
-    d[0] = p[0];
-    d[n / 2] = p[n / 2];
-    d[n - 1] = p[n - 1];
-  }
-  return d + n;
-}
-
 /** An ASCII character that needs escaping, escaped at d (room for 6 bytes); returns the end. */
 inline char *escaped_into(char *d, uint32_t c) {
   const char *two = nullptr;
@@ -222,18 +198,7 @@ inline char *escaped_into(char *d, uint32_t c) {
 }
 
 /** An ASCII character that needs escaping, escaped (unchecked: 6 bytes reserved). */
-inline void put_escaped_ascii(output &out, uint32_t c) {
-  switch (c) {
-  case '"': out.put("\\\"", 2); break;
-  case '\\': out.put("\\\\", 2); break;
-  case '\n': out.put("\\n", 2); break;
-  case '\r': out.put("\\r", 2); break;
-  case '\t': out.put("\\t", 2); break;
-  case '\b': out.put("\\b", 2); break;
-  case '\f': out.put("\\f", 2); break;
-  default: put_u_escape(out, c); break; // the other controls, and DEL where ensure_ascii
-  }
-}
+inline void put_escaped_ascii(output &out, uint32_t c) { out.advance(size_t(escaped_into(out.tail(), c) - out.tail())); }
 
 /**
  * JSON strings from a str: escaped as json escapes them (controls, '"' and '\\'; with

@@ -23,7 +23,6 @@ struct document_object {
   bool released; // release() freed the tape: every view of it raises ValueError
 };
 
-/** The members of an object: first position, last value (dict semantics for duplicate keys). */
 /**
  * A large object's members, each key once (where it first appears, with its last value, as
  * json's dict), and an open-addressing table over them: two allocations per object, where a
@@ -231,8 +230,6 @@ PyObject *new_iterator(PyTypeObject *type, PyObject *view, size_t position, int 
 
 PyObject *object_iter(PyObject *self) { return new_iterator(&ObjectIteratorType, self, 0, 0); }
 
-PyObject *key_str(std::string_view key) { return object_key(key); }
-
 PyObject *object_iternext(PyObject *self) {
   if (!alive(reinterpret_cast<view_iterator *>(self)->view)) { return nullptr; }
   auto *it = reinterpret_cast<view_iterator *>(self);
@@ -264,10 +261,10 @@ PyObject *object_iternext(PyObject *self) {
     key = m.members[it->position].first;
     value_index = m.members[it->position++].second;
   }
-  if (it->what == 0) { return key_str(key); }
+  if (it->what == 0) { return object_key(key); }
   PyObject *value = make_view(v->owner, v->tape, value_index);
   if (it->what == 1 || value == nullptr) { return value; }
-  PyObject *k = key_str(key);
+  PyObject *k = object_key(key);
   if (k == nullptr) {
     Py_DECREF(value);
     return nullptr;
