@@ -323,12 +323,17 @@ template <int what> PyObject *view_class_iter(PyObject *, PyObject *view) {
                                                   : PyObject_GetIter(mapping);
 }
 
+/** The same, as the classes' tp_iter slot: iter(view) calls it directly, where the __iter__ found
+ *  in the class's dict would be looked up and bound (slot_tp_iter) on every iteration. */
+template <int what> PyObject *view_class_tp_iter(PyObject *view) { return view_class_iter<what>(nullptr, view); }
+
 PyMethodDef keys_iter_def = {"__iter__", view_class_iter<0>, METH_O, nullptr};
 PyMethodDef values_iter_def = {"__iter__", view_class_iter<1>, METH_O, nullptr};
 PyMethodDef items_iter_def = {"__iter__", view_class_iter<2>, METH_O, nullptr};
 
-/** class `name`(base): collections.abc's view with the iterator above. */
-PyObject *view_class(PyObject *abc, const char *base_name, const char *name, PyMethodDef *iter_def) {
+/** class `name`(base): collections.abc's view with the iterator above, `tp_iter` in its slot. */
+PyObject *view_class(PyObject *abc, const char *base_name, const char *name, PyMethodDef *iter_def,
+                     getiterfunc tp_iter) {
   owned base(PyObject_GetAttrString(abc, base_name));
   owned function(PyCFunction_New(iter_def, nullptr));
   owned method(function.p ? PyInstanceMethod_New(function.p) : nullptr);
@@ -336,7 +341,9 @@ PyObject *view_class(PyObject *abc, const char *base_name, const char *name, PyM
   if (base.p == nullptr || method.p == nullptr || slots.p == nullptr) { return nullptr; }
   owned dict(Py_BuildValue("{sOsOss}", "__iter__", method.p, "__slots__", slots.p, "__module__", "simdbridge"));
   if (dict.p == nullptr) { return nullptr; }
-  return PyObject_CallFunction(reinterpret_cast<PyObject *>(&PyType_Type), "s(O)O", name, base.p, dict.p);
+  PyObject *type = PyObject_CallFunction(reinterpret_cast<PyObject *>(&PyType_Type), "s(O)O", name, base.p, dict.p);
+  if (type != nullptr) { reinterpret_cast<PyTypeObject *>(type)->tp_iter = tp_iter; }
+  return type;
 }
 
 /** type(self): the view made as MappingView.__init__ makes it (its _mapping slot set), without
@@ -344,7 +351,13 @@ PyObject *view_class(PyObject *abc, const char *base_name, const char *name, PyM
 PyObject *new_mapping_view(PyObject *type, PyObject *self) {
   auto *t = reinterpret_cast<PyTypeObject *>(type);
   PyObject *view = t->tp_alloc(t, 0);
-  if (view != nullptr) { *mapping_slot(view) = Py_NewRef(self); }
+  if (view != nullptr) {
+    *mapping_slot(view) = Py_NewRef(self);
+    // It holds an Object, which holds no Python object but its Document, and has no __dict__:
+    // it cannot be part of a cycle, so the collector need not track it (nor walk it at each
+    // collection). subtype_dealloc's PyObject_GC_UnTrack accepts an untracked object.
+    PyObject_GC_UnTrack(view);
+  }
   return view;
 }
 
@@ -728,9 +741,9 @@ bool init_views(PyObject *module) {
     }
     mapping_offset = reinterpret_cast<PyMemberDescrObject *>(slot.p)->d_member->offset;
   }
-  keys_view_type = view_class(abc, "KeysView", "ObjectKeys", &keys_iter_def);
-  items_view_type = view_class(abc, "ItemsView", "ObjectItems", &items_iter_def);
-  values_view_type = view_class(abc, "ValuesView", "ObjectValues", &values_iter_def);
+  keys_view_type = view_class(abc, "KeysView", "ObjectKeys", &keys_iter_def, view_class_tp_iter<0>);
+  items_view_type = view_class(abc, "ItemsView", "ObjectItems", &items_iter_def, view_class_tp_iter<2>);
+  values_view_type = view_class(abc, "ValuesView", "ObjectValues", &values_iter_def, view_class_tp_iter<1>);
   Py_DECREF(abc);
   return keys_view_type && items_view_type && values_view_type;
 }

@@ -229,6 +229,10 @@ def test_keys_values_items_of_objects_small_and_indexed_as_json(members):
         assert list(doc) == list(expected) and len(doc) == len(expected)
         assert doc.items() == expected.items() and doc.keys() == expected.keys()
         assert isinstance(doc.items(), collections.abc.ItemsView) and doc.items()._mapping is doc
+        # The views iterate with the Object's own iterator, from their type's slot; a view holds
+        # nothing that could make a cycle, so the collector does not track it.
+        for view in (doc.items(), doc.keys(), doc.values()):
+            assert type(iter(view)).__name__ == "ObjectIterator" and not gc.is_tracked(view)
         it = iter(doc.items())
         del doc
         assert list(it) == list(expected.items())  # an iterator keeps its object's document alive
