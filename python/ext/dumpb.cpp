@@ -119,6 +119,24 @@ struct owned_pairs : std::vector<std::pair<PyObject *, PyObject *>> {
   }
 };
 
+/**
+ * Keys written before, as `"key":`. A dict's keys recur (a list of records repeats its keys in
+ * every record), and copying a quoted key whole skips its escape check. An entry is found by the
+ * key's hash and taken for the key with the same address, hash and length: a str freed and
+ * another made at that address would need the same hash (SipHash) and length as well, and the
+ * bytes are the key's own, whatever the options (dumpb writes keys as they are, without
+ * ensure_ascii). Compact ASCII keys of up to 29 characters that need no escape. Shared by every
+ * call (under the GIL): records read in one call are written in the next with the same keys.
+ */
+struct cached_key {
+  const PyObject *key;
+  Py_hash_t hash;
+  uint32_t size; // of text: quotes, characters, colon
+  char text[36]; // 32 copied at once, whatever the size
+};
+constexpr size_t key_cache_size = 512;
+cached_key key_cache[key_cache_size];
+
 class orjson_writer {
 public:
   orjson_writer(uint32_t options, PyObject *default_fn)
@@ -343,18 +361,49 @@ private:
     out_.append(']');
   }
 
-  void member_key(PyObject *key, bool first, int inner) {
+  /** A member's key, after a comma unless first: a cached key inline (see cached_key), others
+   *  in key_and_colon. */
+  [[gnu::always_inline]] inline void member_key(PyObject *key, bool first, int inner) {
     if (indent_) {
-      if (!first) { out_.append(','); }
-      newline(inner);
-      string(key);
-      out_.append(": ", 2);
+      indented_key(key, first, inner);
       return;
     }
-    out_.reserve(1); // the comma; string() reserves for the key and its quotes
+    out_.reserve(1 + 32); // the comma, and a cached key; string() reserves for a key it writes
     if (!first) { out_.put(','); }
+    if (PyUnicode_IS_COMPACT_ASCII(key)) {
+      const Py_hash_t hash = reinterpret_cast<PyASCIIObject *>(key)->hash;
+      const cached_key &e = key_cache[(size_t(hash) ^ (size_t(hash) >> 17)) % key_cache_size];
+      if (e.key == key && e.hash == hash && e.size == size_t(PyUnicode_GET_LENGTH(key)) + 3) {
+        std::memcpy(out_.tail(), e.text, 32);
+        out_.advance(e.size);
+        return;
+      }
+    }
+    key_and_colon(key);
+  }
+
+  /** `"key":`, kept in the cache where the key may be (compact ASCII, a hash, no escape). */
+  [[gnu::noinline]] void key_and_colon(PyObject *key) {
+    const size_t mark = out_.size();
     string(key);
     out_.append(':');
+    if (!PyUnicode_IS_COMPACT_ASCII(key)) { return; }
+    const Py_hash_t hash = reinterpret_cast<PyASCIIObject *>(key)->hash;
+    const size_t n = size_t(PyUnicode_GET_LENGTH(key));
+    if (hash != -1 && n + 3 <= 32 && out_.size() - mark == n + 3) {
+      cached_key &e = key_cache[(size_t(hash) ^ (size_t(hash) >> 17)) % key_cache_size];
+      e.key = key;
+      e.hash = hash;
+      e.size = uint32_t(n + 3);
+      std::memcpy(e.text, out_.data() + mark, n + 3);
+    }
+  }
+
+  [[gnu::noinline]] void indented_key(PyObject *key, bool first, int inner) {
+    if (!first) { out_.append(','); }
+    newline(inner);
+    string(key);
+    out_.append(": ", 2);
   }
 
   void dict(PyObject *d, int depth, int defaults) {
@@ -384,6 +433,8 @@ private:
       // and a check per item). Python code run for a value (a default) may change the dict: its
       // entries are found again after each value that is not a leaf, and where the dict is no
       // longer of that kind, PyDict_Next goes on from the same position, as it would have.
+      // Read to its end, it needs no PyDict_Next (a call that only finds the end).
+      bool read_whole = false;
       if (const dict_entry *e = unicode_entries(d)) {
         while (pos < PyDict_GET_SIZE(d)) {
           key = e[pos].key;
@@ -391,6 +442,12 @@ private:
           pos++;
           if (member(key, item) && (e = unicode_entries(d)) == nullptr) { break; }
         }
+        read_whole = e != nullptr;
+      }
+      if (read_whole) {
+        if (indent_) { newline(depth); }
+        out_.append('}');
+        return;
       }
 #endif
       while (PyDict_Next(d, &pos, &key, &item)) {

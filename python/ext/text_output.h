@@ -237,16 +237,34 @@ public:
   void write_utf8(output &out, const char *utf8, size_t n) const { write_ascii(out, utf8, n); }
 
   /**
-   * Blocks of 16 characters are checked and stored in one pass: each block is stored whole, and
-   * where it holds a character to escape, the output goes on from that character. The rest (and
-   * a string of 4 to 15 bytes) is checked as one overlapping vector, nothing read past the
-   * string, and copied in one move where it needs no escape; a shorter string is checked a byte
-   * at a time. A byte past ASCII never counts as one to escape (UTF-8 passes through).
+   * A string shorter than 16 bytes with no character to escape: one vector, read from its page
+   * (below). Otherwise blocks of 16 characters are checked and stored in one pass: each block is
+   * stored whole, and where it holds a character to escape, the output goes on from that
+   * character. The rest (and a string of 4 to 15 bytes) is checked as one overlapping vector,
+   * nothing read past the string, and copied in one move where it needs no escape; a shorter
+   * string is checked a byte at a time. A byte past ASCII never counts as one to escape (UTF-8
+   * passes through).
    */
   [[gnu::always_inline]] inline void write_ascii(output &out, const char *chars, size_t n) const {
-    out.reserve(n * 6 + 2);
+    out.reserve(n * 6 + 2 + 16); // 16: a short string's vector is stored whole
     const bool ascii_only = ensure_ascii_; // in a register: the stores below may alias the member
     char *d = out.tail();
+#if defined(__SSE2__) && !defined(__SANITIZE_ADDRESS__)
+    // Shorter than 16 bytes (most keys and values), without a branch on its length: one 16-byte
+    // load, which reads past the string but not past its page (never a fault; the sanitizers'
+    // build, which would report it, takes the path below), checked in the string's lanes and
+    // stored whole, the closing quote then written over the bytes past it.
+    if (n < 16 && (reinterpret_cast<uintptr_t>(chars) & 4095) <= 4096 - 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(chars));
+      if ((escapes(v, ascii_only) & ((1u << n) - 1)) == 0) {
+        d[0] = '"';
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 1), v);
+        d[n + 1] = '"';
+        out.advance(n + 2);
+        return;
+      }
+    }
+#endif
     char *const start = d;
     *d++ = '"';
     size_t i = 0;

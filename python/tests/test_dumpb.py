@@ -245,6 +245,21 @@ def test_dict_keys():
     check({"b": 1, "a": 2, "é": 3, "\U0001f600": 4, "\uffff": 5, "": 6}, option=orjson.OPT_SORT_KEYS)
 
 
+def test_repeated_keys_are_written_as_they_are_each_time():
+    # Keys written before are copied from a cache (by address, hash and length): keys that
+    # need an escape, keys too long to keep, and the same keys in every record and call.
+    keys = ["a", "Make_ID", 'q"uote', "back\\slash", "tab\t", "\x7f", "x" * 29, "y" * 30, "z" * 200, "é", "", "\u2028"]
+    records = [{k: i for k in keys} for i in range(50)]
+    for option in (None, orjson.OPT_INDENT_2, orjson.OPT_SORT_KEYS):
+        for _ in range(2):
+            check(records, option=option)
+    # Strs made and freed one after the other often take the same address: a key must never be
+    # taken for the one that was there before it (same length, other characters).
+    for i in range(20000):
+        k = "k%05d" % i
+        assert simdbridge.dumpb({k: i}) == orjson.dumps({k: i})
+
+
 def test_default():
     check(1j, default=str)
     check({"a": {1, 2}}, default=sorted)
