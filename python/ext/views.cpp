@@ -331,6 +331,21 @@ PyMethodDef keys_iter_def = {"__iter__", view_class_iter<0>, METH_O, nullptr};
 PyMethodDef values_iter_def = {"__iter__", view_class_iter<1>, METH_O, nullptr};
 PyMethodDef items_iter_def = {"__iter__", view_class_iter<2>, METH_O, nullptr};
 
+/**
+ * The views' deallocation: the one slot there is (`_mapping`; every class up to MappingView has
+ * __slots__), without subtype_dealloc's general path (finalizers, weak references, a __dict__,
+ * the trashcan), which none of them has. A view made in Python (ObjectItems(mapping)) is tracked
+ * by the collector; one parse() made is not. A Python subclass's own deallocation comes here
+ * last, and this one releases the reference to the (heap) type, as subtype_dealloc leaves it to.
+ */
+void mapping_view_dealloc(PyObject *self) {
+  PyTypeObject *type = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  Py_CLEAR(*mapping_slot(self));
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
 /** class `name`(base): collections.abc's view with the iterator above, `tp_iter` in its slot. */
 PyObject *view_class(PyObject *abc, const char *base_name, const char *name, PyMethodDef *iter_def,
                      getiterfunc tp_iter) {
@@ -342,22 +357,29 @@ PyObject *view_class(PyObject *abc, const char *base_name, const char *name, PyM
   owned dict(Py_BuildValue("{sOsOss}", "__iter__", method.p, "__slots__", slots.p, "__module__", "simdbridge"));
   if (dict.p == nullptr) { return nullptr; }
   PyObject *type = PyObject_CallFunction(reinterpret_cast<PyObject *>(&PyType_Type), "s(O)O", name, base.p, dict.p);
-  if (type != nullptr) { reinterpret_cast<PyTypeObject *>(type)->tp_iter = tp_iter; }
+  if (type == nullptr) { return nullptr; }
+  auto *t = reinterpret_cast<PyTypeObject *>(type);
+  // mapping_view_dealloc and new_mapping_view rely on the layout: `_mapping` the one field.
+  if (t->tp_dictoffset != 0 || t->tp_weaklistoffset != 0 ||
+      t->tp_basicsize != mapping_offset + Py_ssize_t(sizeof(PyObject *))) {
+    Py_DECREF(type);
+    PyErr_Format(PyExc_ImportError, "collections.abc.%s is not laid out as simdbridge expects", base_name);
+    return nullptr;
+  }
+  t->tp_iter = tp_iter;
+  t->tp_dealloc = mapping_view_dealloc;
   return type;
 }
 
 /** type(self): the view made as MappingView.__init__ makes it (its _mapping slot set), without
  *  a Python call. */
 PyObject *new_mapping_view(PyObject *type, PyObject *self) {
-  auto *t = reinterpret_cast<PyTypeObject *>(type);
-  PyObject *view = t->tp_alloc(t, 0);
-  if (view != nullptr) {
-    *mapping_slot(view) = Py_NewRef(self);
-    // It holds an Object, which holds no Python object but its Document, and has no __dict__:
-    // it cannot be part of a cycle, so the collector need not track it (nor walk it at each
-    // collection). subtype_dealloc's PyObject_GC_UnTrack accepts an untracked object.
-    PyObject_GC_UnTrack(view);
-  }
+  // It holds an Object, which holds no Python object but its Document, and has no __dict__: it
+  // cannot be part of a cycle, so it is made untracked by the collector (PyObject_GC_New, where
+  // tp_alloc would zero it and track it), and never walked at a collection. Its one slot is set
+  // here; the reference to its heap type is taken by PyObject_GC_New.
+  PyObject *view = reinterpret_cast<PyObject *>(_PyObject_GC_New(reinterpret_cast<PyTypeObject *>(type)));
+  if (view != nullptr) { *mapping_slot(view) = Py_NewRef(self); }
   return view;
 }
 

@@ -5,6 +5,7 @@ import collections.abc
 import gc
 import json
 import random
+import sys
 import threading
 from collections.abc import Mapping, Sequence
 
@@ -236,6 +237,33 @@ def test_keys_values_items_of_objects_small_and_indexed_as_json(members):
         it = iter(doc.items())
         del doc
         assert list(it) == list(expected.items())  # an iterator keeps its object's document alive
+
+
+def test_view_classes_made_and_subclassed_in_python():
+    # The views' classes are made and freed natively; made from Python, or subclassed, they
+    # behave as collections.abc's, and the reference each view holds to its class is released.
+    doc = simdbridge.parse('{"a": 1, "b": [1, 2], "c": {"d": null}}')
+    expected = json.loads('{"a": 1, "b": [1, 2], "c": {"d": null}}')
+    for view, of_dict in ((doc.items(), expected.items()), (doc.keys(), expected.keys()), (doc.values(), None)):
+        cls = type(view)
+        made = cls(doc)
+        assert gc.is_tracked(made) and made._mapping is doc
+
+        class Sub(cls):
+            pass
+
+        sub = Sub(doc)
+        sub.extra = 1 if hasattr(sub, "__dict__") else None
+        for v in (made, sub):
+            assert materialize(list(v)) == materialize(list(view)) and len(v) == 3
+            if of_dict is not None:
+                assert v == of_dict
+        references = sys.getrefcount(cls)
+        for _ in range(1000):
+            view = doc.items() if cls is type(doc.items()) else doc.keys() if cls is type(doc.keys()) else doc.values()
+            del view
+        assert sys.getrefcount(cls) == references
+        del made, sub
 
 
 def test_repeated_keys_are_one_str_as_json_whatever_their_characters():
