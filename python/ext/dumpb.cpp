@@ -137,6 +137,11 @@ struct cached_key {
 constexpr size_t key_cache_size = 512;
 cached_key key_cache[key_cache_size];
 
+/** The cache's entry for a key of this hash. */
+inline cached_key &key_cache_entry(Py_hash_t hash) {
+  return key_cache[(size_t(hash) ^ (size_t(hash) >> 17)) % key_cache_size];
+}
+
 class orjson_writer {
 public:
   orjson_writer(uint32_t options, PyObject *default_fn)
@@ -372,7 +377,7 @@ private:
     if (!first) { out_.put(','); }
     if (PyUnicode_IS_COMPACT_ASCII(key)) {
       const Py_hash_t hash = reinterpret_cast<PyASCIIObject *>(key)->hash;
-      const cached_key &e = key_cache[(size_t(hash) ^ (size_t(hash) >> 17)) % key_cache_size];
+      const cached_key &e = key_cache_entry(hash);
       if (e.key == key && e.hash == hash && e.size == size_t(PyUnicode_GET_LENGTH(key)) + 3) {
         std::memcpy(out_.tail(), e.text, 32);
         out_.advance(e.size);
@@ -391,7 +396,7 @@ private:
     const Py_hash_t hash = reinterpret_cast<PyASCIIObject *>(key)->hash;
     const size_t n = size_t(PyUnicode_GET_LENGTH(key));
     if (hash != -1 && n + 3 <= 32 && out_.size() - mark == n + 3) {
-      cached_key &e = key_cache[(size_t(hash) ^ (size_t(hash) >> 17)) % key_cache_size];
+      cached_key &e = key_cache_entry(hash);
       e.key = key;
       e.hash = hash;
       e.size = uint32_t(n + 3);
@@ -428,13 +433,13 @@ private:
         composite(v, inner, defaults);
         return true;
       };
+      bool read_whole = false;
 #if SIMDBRIDGE_DICT_ENTRIES
       // A dict of str keys with no deleted entry, read from its entries (PyDict_Next is a call
       // and a check per item). Python code run for a value (a default) may change the dict: its
       // entries are found again after each value that is not a leaf, and where the dict is no
       // longer of that kind, PyDict_Next goes on from the same position, as it would have.
       // Read to its end, it needs no PyDict_Next (a call that only finds the end).
-      bool read_whole = false;
       if (const dict_entry *e = unicode_entries(d)) {
         while (pos < PyDict_GET_SIZE(d)) {
           key = e[pos].key;
@@ -444,13 +449,8 @@ private:
         }
         read_whole = e != nullptr;
       }
-      if (read_whole) {
-        if (indent_) { newline(depth); }
-        out_.append('}');
-        return;
-      }
 #endif
-      while (PyDict_Next(d, &pos, &key, &item)) {
+      while (!read_whole && PyDict_Next(d, &pos, &key, &item)) {
         if (Py_TYPE(key) != &PyUnicode_Type) { fail("Dict key must be str"); }
         member(key, item);
       }

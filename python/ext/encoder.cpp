@@ -234,11 +234,13 @@ private:
       if (PyDict_CheckExact(dict) && !o_.sort_keys) {
         Py_ssize_t pos = 0;
         PyObject *key, *value;
+        bool read_whole = false;
 #if SIMDBRIDGE_DICT_ENTRIES
         // A dict of str keys with no deleted entry, read from its entries (as dumpb does): the
         // key is written before any Python code runs; a value that is not a leaf is held while
         // written (a `default` may change the dict), and the entries are found again after it,
-        // or PyDict_Next goes on from the same position.
+        // or PyDict_Next goes on from the same position. Read to its end, it needs no
+        // PyDict_Next (a call that only finds the end).
         if (const dict_entry *e = unicode_entries(dict)) {
           while (pos < PyDict_GET_SIZE(dict)) {
             key = e[pos].key;
@@ -261,9 +263,10 @@ private:
               if ((e = unicode_entries(dict)) == nullptr) { break; }
             }
           }
+          read_whole = e != nullptr;
         }
 #endif
-        while (PyDict_Next(dict, &pos, &key, &value)) {
+        while (!read_whole && PyDict_Next(dict, &pos, &key, &value)) {
           Py_INCREF(key);
           Py_INCREF(value);
           owned hold_key(key), hold_value(value);
