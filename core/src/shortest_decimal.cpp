@@ -9,9 +9,16 @@
 //
 // The table is computed here at compile time from exact powers of ten (multi-word integers), not
 // written out. The two logarithms it needs are in decimal_logarithms.h.
+//
+// write_double() runs the same method with one multiplication instead of three (see
+// write_double) and makes the text from registers, falling back to shortest_decimal() where
+// that shortcut cannot decide.
 #include <array>
 #include <charconv>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "decimal_logarithms.h"
 #include "simdbridge/writer.h"
@@ -170,7 +177,178 @@ decimal without_trailing_zeros(decimal d) {
   return d;
 }
 
+/**
+ * v (significand without trailing zeros, or zero) as write_double lays it out, after the sign.
+ * The digits go straight into the output, made eight at a time (write_decimal_digits); where
+ * the point falls among them, they are written a byte further on and the integer part (16 digits
+ * at most) moved back a byte at a time.
+ */
+size_t write_decimal_text(decimal v, char *out, int lowest_point, bool two_digit_exponent) noexcept {
+  char *t = out;
+  if (v.significand == 0) {
+    std::memcpy(t, "0.0", 3);
+    return 3;
+  }
+  const int n = decimal_length(v.significand), point = n + v.exponent;
+  if (point < lowest_point || point > 16) {
+    write_decimal_digits(v.significand, t + 1);
+    t[0] = t[1];
+    if (n > 1) {
+      t[1] = '.';
+      t += n + 1;
+    } else {
+      t += 1;
+    }
+    *t++ = 'e';
+    const int exponent = point - 1, e = exponent < 0 ? -exponent : exponent;
+    *t++ = exponent < 0 ? '-' : '+';
+    if (e >= 100) { *t++ = char('0' + e / 100); }
+    if (e >= 10 || two_digit_exponent) { *t++ = char('0' + e / 10 % 10); }
+    *t++ = char('0' + e % 10);
+  } else if (point <= 0) {
+    *t++ = '0';
+    *t++ = '.';
+    for (int z = 0; z < -point; z++) { *t++ = '0'; }
+    t += write_decimal_digits(v.significand, t);
+  } else if (point >= n) {
+    t += write_decimal_digits(v.significand, t);
+    for (int z = 0; z < point - n; z++) { *t++ = '0'; }
+    *t++ = '.';
+    *t++ = '0';
+  } else {
+    write_decimal_digits(v.significand, t + 1);
+    for (int i = 0; i < point; i++) { t[i] = t[i + 1]; }
+    t[point] = '.';
+    t += n + 1;
+  }
+  return size_t(t - out);
+}
+
+/** write_double by shortest_decimal, for the doubles its fast path leaves. */
+__attribute__((noinline, cold)) size_t write_double_exactly(double d, char *out, int lowest_point,
+                                                            bool two_digit_exponent) noexcept {
+  const size_t sign = std::signbit(d) ? 1 : 0;
+  *out = '-';
+  return sign + write_decimal_text(shortest_decimal(d), out + sign, lowest_point, two_digit_exponent);
+}
+
+/** The 16 digits of h8 x 10^8 + l8 (both below 10^8), leading zeros included, as ASCII, first digit in the lowest byte. */
+inline u128 sixteen_digits(uint32_t h8, uint32_t l8) noexcept {
+#if defined(__SSE2__)
+  // The four 4-digit groups in 32-bit lanes, each split into two 2-digit pairs in 16-bit lanes
+  // (x*5243 >> 19 is x/100 below 10^4), each pair into its two digits in bytes (x*6554 >> 16 is
+  // x/10 below 100): eight_digit_word's steps on both halves at once.
+  const uint32_t ha = h8 / 10000, la = l8 / 10000;
+  const __m128i groups = _mm_set_epi32(int(l8 - la * 10000), int(la), int(h8 - ha * 10000), int(ha));
+  const __m128i hundreds = _mm_srli_epi16(_mm_mulhi_epu16(groups, _mm_set1_epi16(5243)), 3);
+  const __m128i rests = _mm_sub_epi16(groups, _mm_mullo_epi16(hundreds, _mm_set1_epi16(100)));
+  const __m128i pairs = _mm_or_si128(hundreds, _mm_slli_epi32(rests, 16));
+  const __m128i tens = _mm_mulhi_epu16(pairs, _mm_set1_epi16(6554));
+  const __m128i ones = _mm_sub_epi16(pairs, _mm_mullo_epi16(tens, _mm_set1_epi16(10)));
+  const __m128i ascii = _mm_add_epi8(_mm_or_si128(tens, _mm_slli_epi16(ones, 8)), _mm_set1_epi8('0'));
+  u128 x;
+  std::memcpy(&x, &ascii, sizeof x);
+  return x;
+#else
+  return u128(eight_digit_word(h8)) | u128(eight_digit_word(l8)) << 64;
+#endif
+}
+
 } // namespace
+
+size_t write_double(double d, char *out, int lowest_point, bool two_digit_exponent) noexcept {
+  uint64_t bits;
+  std::memcpy(&bits, &d, sizeof bits);
+  const uint64_t fraction = bits & ((uint64_t(1) << 52) - 1);
+  const int biased = int((bits >> 52) & 0x7FF);
+  const uint64_t c = fraction | (uint64_t(1) << 52);
+  const int q = biased - 1075;
+  // Left to the exact path: zero, subnormals and the smallest exponent, powers of two (whose
+  // interval is narrower below), and integers below 2^53 (their own shortest decimal).
+  if (biased <= 1 || fraction == 0 || (q < 0 && q > -53 && (c << (64 + q)) == 0)) {
+    return write_double_exactly(d, out, lowest_point, two_digit_exponent);
+  }
+  // Schubfach's scaling (see schubfach()) of v and of its interval's ends, in units of 2^-64:
+  // v's, F = g x cb x 2^h / 2^63, from one 64 x 128-bit product; the ends are F -+ D, where D =
+  // g x 2^(h+1) / 2^63 is the half-width (cb -+ 2 in schubfach's units). Each is off the exact
+  // product by less than 4 units (the two truncations and g's excess), so that where none of the
+  // three has its fraction within 2^10 units of an integer, their integer parts decide every
+  // comparison schubfach makes, against integers, as the exact values would, and no end can
+  // fall on a candidate (where its inclusion would count). Elsewhere, the exact path.
+  const int k = internal::floor_log10_pow2(q);
+  const power &g = powers[size_t(-k - e_min)];
+  const int h = q + g.log2 + 2;
+  const uint64_t g_hi = g.high >> 1, g_lo = (g.high << 63) | g.low; // g = g_hi x 2^64 + g_lo
+  const uint64_t cp = (c << 2) << h;
+  const u128 lo = u128(g_lo) * cp, hi = u128(g_hi) * cp;
+  const u128 f = (hi << 1) + (lo >> 63);
+  const u128 half_width = ((u128(g_hi) << 64) | g_lo) >> (62 - h);
+  const u128 lower = f - half_width, upper = f + half_width;
+  constexpr uint64_t margin = 1 << 10;
+  const bool undecided = (uint64_t(lower) + margin < 2 * margin) | (uint64_t(upper) + margin < 2 * margin) |
+                         (uint64_t(f) + margin < 2 * margin);
+  if (__builtin_expect(undecided, 0)) { return write_double_exactly(d, out, lowest_point, two_digit_exponent); }
+  const uint64_t vbl = uint64_t(lower >> 64), vbr = uint64_t(upper >> 64), vb = uint64_t(f >> 64);
+  // schubfach()'s choice, without branches (which digit wins is as good as random in real data):
+  // the multiple of ten in the interval where there is one, else whichever of s and s + 1 is in
+  // it, else (both are) the closer.
+  const uint64_t s = vb >> 2, sp10 = s / 10 * 10, tp10 = sp10 + 10;
+  const bool upin = vbl < sp10 << 2, wpin = tp10 << 2 <= vbr;
+  const bool uin = vbl < s << 2, win = (s + 1) << 2 <= vbr, closer_s = vb < (s << 2) + 2;
+  const uint64_t take_t = uint64_t(((uin != win) & !uin) | ((uin == win) & !closer_s));
+  const uint64_t near = s + take_t, shorter = sp10 + 10 * uint64_t(!upin);
+  uint64_t m = near ^ ((near ^ shorter) & (uint64_t(0) - uint64_t(upin != wpin)));
+  int e = k;
+  // m has 16 or 17 digits (c x 2^q x 10^-k is in [2^52, 10 x 2^53)), or is 10^17 (then 10^16 x 10).
+  constexpr uint64_t e16 = 10000000000000000ULL, e8 = 100000000;
+  if (__builtin_expect(m >= 10 * e16, 0)) {
+    m /= 10;
+    e += 1;
+  }
+  const uint64_t first = m / e16, rest = m - first * e16, h8 = rest / e8;
+  const u128 x = sixteen_digits(uint32_t(h8), uint32_t(rest - h8 * e8)); // the digits after the first
+  const int lead = int(first != 0), n = 16 + lead;
+  const uint64_t zl = uint64_t(x >> 64) ^ 0x3030303030303030ULL, zh = uint64_t(x) ^ 0x3030303030303030ULL;
+  const int zeros = zl != 0 ? __builtin_clzll(zl) >> 3 : zh != 0 ? 8 + (__builtin_clzll(zh) >> 3) : 16;
+  const int digits = n - zeros, point = n + e; // m without its trailing zeros; digits before the point
+  char *t = out;
+  *t = '-';
+  t += bits >> 63;
+  t[0] = char('0' + first); // written over by x where m has 16 digits
+  // x with a point after its first p digits (p < 16), at `to`: x whole, then x shifted past
+  // those p digits a byte on, then the point; stores only, from registers.
+  const auto with_point = [&x](char *to, int p) noexcept {
+    std::memcpy(to, &x, 16);
+    const u128 y = x >> (8 * p);
+    std::memcpy(to + p + 1, &y, 16);
+    to[p] = '.';
+  };
+  if (point > 0 && point <= 16) {
+    if (point < digits) {
+      with_point(t + lead, point - lead);
+      return size_t(t + digits + 1 - out);
+    }
+    std::memcpy(t + lead, &x, 16); // point <= 16 <= n: every digit up to the point is in m
+    std::memcpy(t + point, ".0", 2);
+    return size_t(t + point + 2 - out);
+  }
+  if (point <= 0 && point >= lowest_point && point >= -5) {
+    std::memcpy(t, "0.000000", 8);
+    char *to = t + 2 - point;
+    to[0] = char('0' + first);
+    std::memcpy(to + lead, &x, 16);
+    return size_t(to + digits - out);
+  }
+  with_point(t + lead, 1 - lead);
+  t += digits > 1 ? digits + 1 : 1;
+  *t++ = 'e';
+  const int exponent = point - 1, magnitude = exponent < 0 ? -exponent : exponent;
+  *t++ = exponent < 0 ? '-' : '+';
+  if (magnitude >= 100) { *t++ = char('0' + magnitude / 100); }
+  if (magnitude >= 10 || two_digit_exponent) { *t++ = char('0' + magnitude / 10 % 10); }
+  *t++ = char('0' + magnitude % 10);
+  return size_t(t - out);
+}
 
 decimal shortest_decimal(double d) noexcept {
   uint64_t bits;

@@ -50,23 +50,26 @@ struct decimal {
 decimal shortest_decimal(double d) noexcept;
 
 /**
+ * The 8 digits of x < 10^8, leading zeros included, as ASCII in one little-endian word (first
+ * digit in the lowest byte): x's two 4-digit halves in two 32-bit lanes, each split into two
+ * 2-digit pairs in 16-bit lanes, each pair into two digits in bytes (quotients by
+ * multiplication: x*10486 >> 20 is x/100 below 10^4, x*103 >> 10 is x/10 below 100).
+ */
+inline uint64_t eight_digit_word(uint32_t x) noexcept {
+  const uint64_t halves = uint64_t(x / 10000) | uint64_t(x % 10000) << 32;
+  const uint64_t hundreds = (halves * 10486 >> 20) & 0x0000007F0000007FULL;
+  const uint64_t pairs = hundreds | (halves - hundreds * 100) << 16;
+  const uint64_t tens = (pairs * 103 >> 10) & 0x000F000F000F000FULL;
+  return (tens | (pairs - tens * 10) << 8) | 0x3030303030303030ULL;
+}
+
+/**
  * The decimal digits of `v`, most significant first, with no leading zero ("0" for 0), into `out`,
  * which must have room for 24 bytes: the digits are made eight at a time in one 64-bit word each
- * and stored whole, so up to 7 bytes past the last digit are written over. Returns the count
- * (1 to 20). No division and no loop per digit.
+ * (eight_digit_word) and stored whole, so up to 7 bytes past the last digit are written over.
+ * Returns the count (1 to 20). No division and no loop per digit.
  */
 inline size_t write_decimal_digits(uint64_t v, char *out) noexcept {
-  // The 8 digits of x < 10^8, leading zeros included, as ASCII in one little-endian word: x's
-  // two 4-digit halves in two 32-bit lanes, each split into two 2-digit pairs in 16-bit lanes,
-  // each pair into two digits in bytes (quotients by multiplication: x*10486 >> 20 is x/100 below
-  // 10^4, x*103 >> 10 is x/10 below 100).
-  const auto eight = [](uint32_t x) noexcept -> uint64_t {
-    const uint64_t halves = uint64_t(x / 10000) | uint64_t(x % 10000) << 32;
-    const uint64_t hundreds = (halves * 10486 >> 20) & 0x0000007F0000007FULL;
-    const uint64_t pairs = hundreds | (halves - hundreds * 100) << 16;
-    const uint64_t tens = (pairs * 103 >> 10) & 0x000F000F000F000FULL;
-    return (tens | (pairs - tens * 10) << 8) | 0x3030303030303030ULL;
-  };
   const auto store = [](char *to, uint64_t word) noexcept {
     for (int i = 0; i < 8; i++) { to[i] = char(word >> (8 * i)); } // one 8-byte store (GCC)
   };
@@ -74,7 +77,7 @@ inline size_t write_decimal_digits(uint64_t v, char *out) noexcept {
   const auto lead = [&](uint32_t x, char *to) noexcept -> size_t {
     const size_t n = 1 + size_t(x >= 10) + size_t(x >= 100) + size_t(x >= 1000) + size_t(x >= 10000) +
                      size_t(x >= 100000) + size_t(x >= 1000000) + size_t(x >= 10000000);
-    store(to, eight(x) >> (8 * (8 - n)));
+    store(to, eight_digit_word(x) >> (8 * (8 - n)));
     return n;
   };
   constexpr uint64_t e8 = 100000000;
@@ -87,10 +90,10 @@ inline size_t write_decimal_digits(uint64_t v, char *out) noexcept {
   } else {
     const uint64_t top = high / e8; // up to 1844
     n = lead(uint32_t(top), out);
-    store(out + n, eight(uint32_t(high - top * e8)));
+    store(out + n, eight_digit_word(uint32_t(high - top * e8)));
     n += 8;
   }
-  store(out + n, eight(low));
+  store(out + n, eight_digit_word(low));
   return n + 8;
 }
 
@@ -108,55 +111,12 @@ inline int decimal_length(uint64_t v) noexcept {
 
 /**
  * A finite double as text, with its shortest round-trip digits (shortest_decimal), into `out`
- * (room for 48 bytes); returns the bytes written. Positional ("0.001", "120.0", "1.5") where the
- * number of digits before the point is from `lowest_point` to 16, else d[.ddd]e[+-]x, with at
- * least two exponent digits where `two_digit_exponent`: Python's repr is (-3, true), orjson's
- * (-4, false). The digits go straight into the output, made eight at a time
- * (write_decimal_digits); where the point falls among them, they are written a byte further on
- * and the integer part (16 digits at most) moved back a byte at a time.
+ * (room for 48 bytes, all of which may be written over); returns the bytes written. Positional
+ * ("0.001", "120.0", "1.5") where the number of digits before the point is from `lowest_point`
+ * (-5 to 0) to 16, else d[.ddd]e[+-]x, with at least two exponent digits where
+ * `two_digit_exponent`: Python's repr is (-3, true), orjson's (-4, false).
  */
-inline size_t write_double(double d, char *out, int lowest_point, bool two_digit_exponent) noexcept {
-  char *t = out;
-  if (std::signbit(d)) { *t++ = '-'; }
-  const decimal v = shortest_decimal(d);
-  if (v.significand == 0) {
-    std::memcpy(t, "0.0", 3);
-    return size_t(t + 3 - out);
-  }
-  const int n = decimal_length(v.significand), point = n + v.exponent;
-  if (point < lowest_point || point > 16) {
-    write_decimal_digits(v.significand, t + 1);
-    t[0] = t[1];
-    if (n > 1) {
-      t[1] = '.';
-      t += n + 1;
-    } else {
-      t += 1;
-    }
-    *t++ = 'e';
-    const int exponent = point - 1, e = exponent < 0 ? -exponent : exponent;
-    *t++ = exponent < 0 ? '-' : '+';
-    if (e >= 100) { *t++ = char('0' + e / 100); }
-    if (e >= 10 || two_digit_exponent) { *t++ = char('0' + e / 10 % 10); }
-    *t++ = char('0' + e % 10);
-  } else if (point <= 0) {
-    *t++ = '0';
-    *t++ = '.';
-    for (int z = 0; z < -point; z++) { *t++ = '0'; }
-    t += write_decimal_digits(v.significand, t);
-  } else if (point >= n) {
-    t += write_decimal_digits(v.significand, t);
-    for (int z = 0; z < point - n; z++) { *t++ = '0'; }
-    *t++ = '.';
-    *t++ = '0';
-  } else {
-    write_decimal_digits(v.significand, t + 1);
-    for (int i = 0; i < point; i++) { t[i] = t[i + 1]; }
-    t[point] = '.';
-    t += n + 1;
-  }
-  return size_t(t - out);
-}
+size_t write_double(double d, char *out, int lowest_point, bool two_digit_exponent) noexcept;
 
 } // namespace simdbridge
 
