@@ -232,14 +232,16 @@ __attribute__((noinline, cold)) size_t write_double_exactly(double d, char *out,
   return sign + write_decimal_text(shortest_decimal(d), out + sign, lowest_point, two_digit_exponent);
 }
 
-/** The 16 digits of h8 x 10^8 + l8 (both below 10^8), leading zeros included, as ASCII, first digit in the lowest byte. */
-inline u128 sixteen_digits(uint32_t h8, uint32_t l8) noexcept {
+/**
+ * The 16 digits of g3 g2 g1 g0 (4-digit groups, most significant first), leading zeros
+ * included, as ASCII, first digit in the lowest byte.
+ */
+inline u128 sixteen_digits(uint32_t g3, uint32_t g2, uint32_t g1, uint32_t g0) noexcept {
 #if defined(__SSE2__)
-  // The four 4-digit groups in 32-bit lanes, each split into two 2-digit pairs in 16-bit lanes
-  // (x*5243 >> 19 is x/100 below 10^4), each pair into its two digits in bytes (x*6554 >> 16 is
-  // x/10 below 100): eight_digit_word's steps on both halves at once.
-  const uint32_t ha = h8 / 10000, la = l8 / 10000;
-  const __m128i groups = _mm_set_epi32(int(l8 - la * 10000), int(la), int(h8 - ha * 10000), int(ha));
+  // The groups in 32-bit lanes, each split into two 2-digit pairs in 16-bit lanes (x*5243 >> 19
+  // is x/100 below 10^4), each pair into its two digits in bytes (x*6554 >> 16 is x/10 below
+  // 100): eight_digit_word's steps on all four groups at once.
+  const __m128i groups = _mm_set_epi32(int(g0), int(g1), int(g2), int(g3));
   const __m128i hundreds = _mm_srli_epi16(_mm_mulhi_epu16(groups, _mm_set1_epi16(5243)), 3);
   const __m128i rests = _mm_sub_epi16(groups, _mm_mullo_epi16(hundreds, _mm_set1_epi16(100)));
   const __m128i pairs = _mm_or_si128(hundreds, _mm_slli_epi32(rests, 16));
@@ -250,7 +252,7 @@ inline u128 sixteen_digits(uint32_t h8, uint32_t l8) noexcept {
   std::memcpy(&x, &ascii, sizeof x);
   return x;
 #else
-  return u128(eight_digit_word(h8)) | u128(eight_digit_word(l8)) << 64;
+  return u128(eight_digit_word(g3 * 10000 + g2)) | u128(eight_digit_word(g1 * 10000 + g0)) << 64;
 #endif
 }
 
@@ -305,8 +307,11 @@ size_t write_double(double d, char *out, int lowest_point, bool two_digit_expone
     m /= 10;
     e += 1;
   }
-  const uint64_t first = m / e16, rest = m - first * e16, h8 = rest / e8;
-  const u128 x = sixteen_digits(uint32_t(h8), uint32_t(rest - h8 * e8)); // the digits after the first
+  // The first digit and the 4-digit groups after it, each from m by its own division (they run
+  // side by side: a chain of divisions costs its latency on every double).
+  const uint64_t first = m / e16, q12 = m / 1000000000000ULL, q8 = m / e8, q4 = m / 10000;
+  const u128 x = sixteen_digits(uint32_t(q12 - first * 10000), uint32_t(q8 - q12 * 10000), uint32_t(q4 - q8 * 10000),
+                                uint32_t(m - q4 * 10000)); // the digits after the first
   const int lead = int(first != 0), n = 16 + lead;
   const uint64_t zl = uint64_t(x >> 64) ^ 0x3030303030303030ULL, zh = uint64_t(x) ^ 0x3030303030303030ULL;
   const int zeros = zl != 0 ? __builtin_clzll(zl) >> 3 : zh != 0 ? 8 + (__builtin_clzll(zh) >> 3) : 16;
