@@ -424,7 +424,7 @@ private:
       bool first = true;
       // The key, a str, is written before anything can run Python code: it is not held. True
       // where Python code ran for the value (a default), which may have changed the dict.
-      const auto member = [&](PyObject *k, PyObject *v) {
+      const auto member = [&](PyObject *k, PyObject *v) __attribute__((always_inline)) {
         member_key(k, first, inner);
         first = false;
         if (leaf(v)) { return false; }
