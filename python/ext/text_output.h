@@ -91,11 +91,23 @@ public:
     capacity_ = wanted;
   }
 
-  /** The bytes written, as the bytes object (made `into_bytes`); null with MemoryError set. */
+  /**
+   * The bytes written, as the bytes object (made `into_bytes`); null with MemoryError set. A
+   * small one is shrunk to its size; one of mmap's sizes (glibc maps blocks from 128 KB, and
+   * from the size of the last one it unmapped) keeps its block, as orjson's does: shrunk, its
+   * release would set glibc's threshold below the next call's largest block, and every call
+   * would map fresh pages and fault on each (751 faults a call on gsoc-2018, 1.8 ms against
+   * 0.9). The bytes past its size are at most as many as its size.
+   */
   PyObject *take_bytes() {
     PyObject *b = bytes_;
     bytes_ = nullptr;
     data_ = nullptr;
+    if (size_ >= (size_t(1) << 17)) {
+      Py_SET_SIZE(b, Py_ssize_t(size_));
+      PyBytes_AS_STRING(b)[size_] = '\0';
+      return b;
+    }
     return _PyBytes_Resize(&b, Py_ssize_t(size_)) == 0 ? b : nullptr;
   }
   /** Unchecked: after reserve(). */

@@ -63,6 +63,20 @@ def test_floats():
         check({x: 1}, option=orjson.OPT_NON_STR_KEYS)
 
 
+def test_large_results_are_whole_bytes_objects():
+    # From 128 KB a result keeps its buffer's block (text_output.h): it must still be a bytes
+    # object like any other, of its own length, ending in its own last byte.
+    for size in (2 ** 17 - 40, 2 ** 17 - 3, 2 ** 17 + 1, 3 * 2 ** 20 + 7):
+        value = ["x" * 1000] * (size // 1006) + ["y" * (size % 1006)]
+        first = check(value)[1]
+        second = simdbridge.dumpb(value)
+        assert first == second and first is not second
+        assert len(first) == len(orjson.dumps(value)) and first[-3:] == orjson.dumps(value)[-3:]
+        assert hash(first) == hash(bytes(first)) and first + b"!" == orjson.dumps(value) + b"!"
+        assert json.loads(first) == value and first.endswith(b'"]') and first[len(first):] == b""
+        assert sys.getsizeof(first) - len(first) == sys.getsizeof(b"")
+
+
 @settings(max_examples=2000, deadline=None)
 @given(st.floats(allow_nan=True, allow_infinity=True))
 def test_random_floats(x):
