@@ -352,6 +352,27 @@ private:
     }
     const int inner = enter(depth);
     out_.append('[');
+    if (!tuple && !indent_) {
+      // A list without indent, the usual case, read from its items array: each float's text with
+      // its comma in one reservation (lists of numbers are where the per-item steps show).
+      for (Py_ssize_t i = 0; i < PyList_GET_SIZE(seq); i++) { // a default may shorten it
+        PyObject *item = PyList_GET_ITEM(seq, i);
+        if (Py_TYPE(item) == &PyFloat_Type && std::isfinite(PyFloat_AS_DOUBLE(item))) {
+          out_.reserve(49);
+          if (i > 0) { out_.put(','); }
+          out_.advance(write_double(PyFloat_AS_DOUBLE(item), out_.tail(), -4, false));
+          continue;
+        }
+        if (i > 0) { out_.append(','); }
+        if (!leaf(item)) {
+          Py_INCREF(item);
+          owned hold(item);
+          composite(item, inner, defaults);
+        }
+      }
+      out_.append(']');
+      return;
+    }
     for (Py_ssize_t i = 0; i < size(); i++) { // a default may shorten a list being written
       if (i > 0) { out_.append(','); }
       if (indent_) { newline(inner); }
