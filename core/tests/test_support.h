@@ -5,6 +5,7 @@
 #define SIMDBRIDGE_TESTS_TEST_SUPPORT_H
 
 #include <cstdint>
+#include <cstring>
 #include <ostream>
 #include <random>
 #include <string>
@@ -39,6 +40,13 @@ struct padded_copy {
 
 std::string hex64(uint64_t value);
 std::string from_hex(const std::string &hex);
+
+/** The double with these bits. */
+inline double from_bits(uint64_t bits) {
+  double d;
+  std::memcpy(&d, &bits, sizeof d);
+  return d;
+}
 
 /** A line of a reference file: "<16 hex> <payload>". */
 struct reference_line {

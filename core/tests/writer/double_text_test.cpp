@@ -17,15 +17,10 @@
 #include <string>
 
 #include "simdbridge/writer.h"
+#include "test_support.h"
 
 namespace simdbridge::test {
 namespace {
-
-double from_bits(uint64_t bits) {
-  double d;
-  std::memcpy(&d, &bits, sizeof d);
-  return d;
-}
 
 /** d as write_double lays it out, from std::to_chars's shortest scientific text. */
 std::string reference(double d, int lowest_point, bool two_digit_exponent) {

@@ -16,15 +16,10 @@
 
 #include "decimal_logarithms.h"
 #include "simdbridge/writer.h"
+#include "test_support.h"
 
 namespace simdbridge::test {
 namespace {
-
-double from_bits(uint64_t bits) {
-  double d;
-  std::memcpy(&d, &bits, sizeof d);
-  return d;
-}
 
 /** std::to_chars's shortest digits of |d| (finite, nonzero), as significand and exponent. */
 decimal reference(double d) {
