@@ -169,9 +169,17 @@ private:
     try {
       // The size read again at each step, as json does: a `default` may shorten the list.
       for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(items); i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(items, i);
+        if (!o_.indented && Py_TYPE(item) == &PyFloat_Type && std::isfinite(PyFloat_AS_DOUBLE(item))) {
+          // A finite float (lists of numbers are where the per-item steps show): its separator
+          // and its text after one reservation, as dumpb writes a list's floats.
+          out_.reserve(o_.item_separator.size() + 48);
+          if (i > 0) { out_.put(o_.item_separator.data(), o_.item_separator.size()); }
+          out_.advance(write_double(PyFloat_AS_DOUBLE(item), out_.tail(), -3, true));
+          continue;
+        }
         if (i > 0) { out_.append(o_.item_separator); }
         if (o_.indented) { newline(level + 1); }
-        PyObject *item = PySequence_Fast_GET_ITEM(items, i);
         if (!leaf(item)) { encode(item, level + 1); }
       }
     } catch (...) {
