@@ -96,8 +96,8 @@ public:
    * small one is shrunk to its size; one of mmap's sizes (glibc maps blocks from 128 KB, and
    * from the size of the last one it unmapped) keeps its block, as orjson's does: shrunk, its
    * release would set glibc's threshold below the next call's largest block, and every call
-   * would map fresh pages and fault on each (751 faults a call on gsoc-2018, 1.8 ms against
-   * 0.9). The bytes past its size are at most as many as its size.
+   * would map fresh pages and fault on each. The bytes past its size are at most as many as
+   * its size.
    */
   PyObject *take_bytes() {
     PyObject *b = bytes_;
@@ -175,7 +175,7 @@ inline void put_int64(output &out, int64_t v) {
 
 /** A finite double's text into the output: the core's write_double (see writer.h for the layouts). */
 inline void put_double(output &out, double d, int lowest_point, bool two_digit_exponent) {
-  out.reserve(48); // sign, "0.0000", 17 digits, and write_decimal_digits's 7 bytes of overrun
+  out.reserve(48); // the 48 bytes write_double may write over
   out.advance(write_double(d, out.tail(), lowest_point, two_digit_exponent));
 }
 
