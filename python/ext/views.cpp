@@ -73,6 +73,7 @@ struct view_iterator {
   size_t position; // Object: the next member (or its key's tape index, on_tape); Array: the next tape index
   int what;        // 0 keys, 1 values, 2 items (Object); 0 elements (Array)
   bool on_tape;    // Object: walks the tape itself, without the member index
+  PyObject *pair;  // items: the last (key, value) returned, reused where nothing else holds it
 };
 
 PyTypeObject DocumentType = {PyVarObject_HEAD_INIT(nullptr, 0)};
@@ -216,6 +217,7 @@ PyObject *new_iterator(PyTypeObject *type, PyObject *view, size_t position, int 
   it->position = position;
   it->what = what;
   it->on_tape = false;
+  it->pair = nullptr;
   if (type == &ObjectIteratorType) {
     // A small object is walked on its tape: its members found by comparing keys, as
     // object_find does, rather than by building the index (a hash map) for one pass.
@@ -269,7 +271,22 @@ PyObject *object_iternext(PyObject *self) {
     Py_DECREF(value);
     return nullptr;
   }
-  PyObject *pair = PyTuple_New(2);
+  // `for k, v in o.items()` unpacks each pair and drops it: where the iterator holds the only
+  // reference to the last one, it is filled again, as CPython's dict items iterator does (no
+  // tuple made and freed per member, and none counted towards the next garbage collection).
+  // Unlike dict's, it needs no tracking again when the collector has untracked it: keys,
+  // scalars and views are none of them collectable, so no cycle can pass through the pair.
+  PyObject *pair = it->pair;
+  if (pair != nullptr && Py_REFCNT(pair) == 1) {
+    PyObject *old_key = PyTuple_GET_ITEM(pair, 0), *old_value = PyTuple_GET_ITEM(pair, 1);
+    PyTuple_SET_ITEM(pair, 0, k);
+    PyTuple_SET_ITEM(pair, 1, value);
+    Py_INCREF(pair);
+    Py_DECREF(old_key);
+    Py_DECREF(old_value);
+    return pair;
+  }
+  pair = PyTuple_New(2);
   if (pair == nullptr) {
     Py_DECREF(k);
     Py_DECREF(value);
@@ -277,6 +294,8 @@ PyObject *object_iternext(PyObject *self) {
   }
   PyTuple_SET_ITEM(pair, 0, k);
   PyTuple_SET_ITEM(pair, 1, value);
+  Py_XSETREF(it->pair, pair);
+  Py_INCREF(pair);
   return pair;
 }
 
@@ -287,6 +306,7 @@ PyObject *iterator_self(PyObject *self) {
 
 void iterator_dealloc(PyObject *self) {
   Py_XDECREF(reinterpret_cast<view_iterator *>(self)->view);
+  Py_XDECREF(reinterpret_cast<view_iterator *>(self)->pair);
   PyObject_Free(self);
 }
 

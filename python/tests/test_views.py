@@ -239,6 +239,26 @@ def test_keys_values_items_of_objects_small_and_indexed_as_json(members):
         assert list(it) == list(expected.items())  # an iterator keeps its object's document alive
 
 
+@pytest.mark.parametrize("members", [3, 16, 17, 40])
+def test_items_pairs_kept_are_whole_when_the_iterator_refills_dropped_ones(members):
+    # The iterator fills its last pair again where nothing else holds it (as dict's does): a
+    # pair the caller keeps is never changed, one it drops comes back with the next member.
+    expected = {"k%d" % i: [i] if i % 3 == 0 else {"v": i} if i % 3 == 1 else "s%d" % i for i in range(members)}
+    doc = simdbridge.parse(json.dumps(expected))
+    kept = list(doc.items())  # list() holds every pair: none may be refilled
+    assert len({id(p) for p in kept}) == members
+    assert [(k, materialize(v)) for k, v in kept] == list(expected.items())
+    it = iter(doc.items())
+    first = next(it)
+    assert first[0] == "k0"
+    del first  # dropped: the iterator may fill it again
+    held = next(it)
+    third = next(it)
+    assert id(third) != id(held) and held == ("k1", doc["k1"]) and third[0] == "k2"  # held: a new pair
+    seen = [(k, materialize(v)) for k, v in doc.items()]  # unpacked and dropped: refilled
+    assert seen == list(expected.items())
+
+
 def test_view_classes_made_and_subclassed_in_python():
     # The views' classes are made and freed natively; made from Python, or subclassed, they
     # behave as collections.abc's, and the reference each view holds to its class is released.
