@@ -181,10 +181,25 @@ inline void put_double(output &out, double d, int lowest_point, bool two_digit_e
 
 inline char hex_digit(unsigned v) { return "0123456789abcdef"[v & 15]; }
 
-/** Unchecked: after reserving 6 bytes. */
-inline void put_u_escape(output &out, uint32_t unit) {
-  const char e[6] = {'\\', 'u', hex_digit(unit >> 12), hex_digit(unit >> 8), hex_digit(unit >> 4), hex_digit(unit)};
-  out.put(e, 6);
+/** Each byte's two lowercase hex digits. */
+struct hex_pair_table {
+  char pair[256][2];
+  constexpr hex_pair_table() : pair() {
+    for (int b = 0; b < 256; b++) {
+      pair[b][0] = "0123456789abcdef"[b >> 4];
+      pair[b][1] = "0123456789abcdef"[b & 15];
+    }
+  }
+};
+inline constexpr hex_pair_table hex_pairs{};
+
+/** \uXXXX of a UTF-16 unit at d (room for 6 bytes); returns the end. */
+inline char *u_escape_into(char *d, uint32_t unit) {
+  d[0] = '\\';
+  d[1] = 'u';
+  std::memcpy(d + 2, hex_pairs.pair[(unit >> 8) & 0xFF], 2);
+  std::memcpy(d + 4, hex_pairs.pair[unit & 0xFF], 2);
+  return d + 6;
 }
 
 /** An ASCII character that needs escaping, escaped at d (room for 6 bytes); returns the end. */
@@ -399,40 +414,48 @@ private:
   /** A str that is not ASCII: escaped to \uXXXX (ensure_ascii) or written as UTF-8. */
   template <typename Char> bool write_wide(output &out, const Char *chars, size_t n, bool surrogates) const {
     out.reserve(n * 12 + 2); // at most two \uXXXX per character
-    out.put('"');
+    // Written through a local pointer, the output's size set once at the end: through out.put
+    // it was stored and reloaded around every byte (a char store may alias the member).
+    char *const start = out.tail();
+    char *d = start;
+    *d++ = '"';
     for (size_t i = 0; i < n; i++) {
       const uint32_t c = chars[i];
       if (c < 0x80) {
         if (needs_escape(c)) {
-          put_escaped_ascii(out, c);
+          d = escaped_into(d, c);
         } else {
-          out.put(char(c));
+          *d++ = char(c);
         }
       } else if (ensure_ascii_) {
         if (c >= 0x10000) {
           const uint32_t v = c - 0x10000;
-          put_u_escape(out, 0xD800 | (v >> 10));
-          put_u_escape(out, 0xDC00 | (v & 0x3FF));
+          d = u_escape_into(d, 0xD800 | (v >> 10));
+          d = u_escape_into(d, 0xDC00 | (v & 0x3FF));
         } else {
-          put_u_escape(out, c);
+          d = u_escape_into(d, c);
         }
       } else if (c < 0x800) {
-        out.put(char(0xC0 | (c >> 6)));
-        out.put(char(0x80 | (c & 0x3F)));
+        d[0] = char(0xC0 | (c >> 6));
+        d[1] = char(0x80 | (c & 0x3F));
+        d += 2;
       } else if (c < 0x10000) {
         // A lone surrogate in its generalized form (decoded back with surrogatepass), or refused.
         if (!surrogates && c >= 0xD800 && c <= 0xDFFF) { return false; }
-        out.put(char(0xE0 | (c >> 12)));
-        out.put(char(0x80 | ((c >> 6) & 0x3F)));
-        out.put(char(0x80 | (c & 0x3F)));
+        d[0] = char(0xE0 | (c >> 12));
+        d[1] = char(0x80 | ((c >> 6) & 0x3F));
+        d[2] = char(0x80 | (c & 0x3F));
+        d += 3;
       } else {
-        out.put(char(0xF0 | (c >> 18)));
-        out.put(char(0x80 | ((c >> 12) & 0x3F)));
-        out.put(char(0x80 | ((c >> 6) & 0x3F)));
-        out.put(char(0x80 | (c & 0x3F)));
+        d[0] = char(0xF0 | (c >> 18));
+        d[1] = char(0x80 | ((c >> 12) & 0x3F));
+        d[2] = char(0x80 | ((c >> 6) & 0x3F));
+        d[3] = char(0x80 | (c & 0x3F));
+        d += 4;
       }
     }
-    out.put('"');
+    *d++ = '"';
+    out.advance(size_t(d - start));
     return true;
   }
 

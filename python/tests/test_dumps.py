@@ -245,6 +245,19 @@ def test_writer_edges(ensure_ascii):
         assert simdbridge.dumps(obj, ensure_ascii=ensure_ascii) == json.dumps(obj, ensure_ascii=ensure_ascii)
 
 
+@pytest.mark.parametrize("ensure_ascii", [True, False])
+def test_every_code_point_as_json_writes_it(ensure_ascii):
+    # Every BMP code point (lone surrogates included) and astral ones of every plane, in strs of
+    # all three kinds (Latin-1, UCS-2, UCS-4: an ASCII or Latin-1 neighbour, an astral one),
+    # alone, in runs and between ASCII characters that need escaping and that do not.
+    points = [chr(c) for c in range(0x10000)] + [chr(c) for c in range(0x10000, 0x110000, 0x1011)] + ["\U0010ffff"]
+    strings = points + ["".join(points[i:i + 37]) for i in range(0, len(points), 37)]
+    strings += ['a"%s\\\n%sz\x7f' % (p, p) for p in points[::97]] + [p + "\U0001f600" for p in points[::251]]
+    assert simdbridge.dumps(strings, ensure_ascii=ensure_ascii) == json.dumps(strings, ensure_ascii=ensure_ascii)
+    assert simdbridge.dumps({s: 1 for s in strings[::5]}, ensure_ascii=ensure_ascii) == json.dumps(
+        {s: 1 for s in strings[::5]}, ensure_ascii=ensure_ascii)
+
+
 def test_a_default_that_changes_what_is_being_written():
     # Each once with json and once with simdbridge, on fresh objects: no crash, json's text.
     def shrink_list():
