@@ -179,8 +179,6 @@ inline void put_double(output &out, double d, int lowest_point, bool two_digit_e
   out.advance(write_double(d, out.tail(), lowest_point, two_digit_exponent));
 }
 
-inline char hex_digit(unsigned v) { return "0123456789abcdef"[v & 15]; }
-
 /** Each byte's two lowercase hex digits. */
 struct hex_pair_table {
   char pair[256][2];
@@ -213,11 +211,7 @@ inline char *escaped_into(char *d, uint32_t c) {
   case '\t': two = "\\t"; break;
   case '\b': two = "\\b"; break;
   case '\f': two = "\\f"; break;
-  default: { // the other controls, and DEL where ensure_ascii
-    const char e[6] = {'\\', 'u', '0', '0', hex_digit(c >> 4), hex_digit(c)};
-    std::memcpy(d, e, 6);
-    return d + 6;
-  }
+  default: return u_escape_into(d, c); // the other controls, and DEL where ensure_ascii
   }
   d[0] = two[0];
   d[1] = two[1];

@@ -242,7 +242,8 @@ def test_keys_values_items_of_objects_small_and_indexed_as_json(members):
 @pytest.mark.parametrize("members", [3, 16, 17, 40])
 def test_items_pairs_kept_are_whole_when_the_iterator_refills_dropped_ones(members):
     # The iterator fills its last pair again where nothing else holds it (as dict's does): a
-    # pair the caller keeps is never changed, one it drops comes back with the next member.
+    # pair the caller keeps is never changed or handed out again, whether iteration keeps every
+    # pair, holds one, or unpacks and drops each.
     expected = {"k%d" % i: [i] if i % 3 == 0 else {"v": i} if i % 3 == 1 else "s%d" % i for i in range(members)}
     doc = simdbridge.parse(json.dumps(expected))
     kept = list(doc.items())  # list() holds every pair: none may be refilled
