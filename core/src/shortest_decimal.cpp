@@ -10,9 +10,9 @@
 // The table is computed here at compile time from exact powers of ten (multi-word integers), not
 // written out. The two logarithms it needs are in decimal_logarithms.h.
 //
-// write_double() runs the same method with one multiplication instead of three (see
-// write_double) and makes the text from registers, falling back to shortest_decimal() where
-// that shortcut cannot decide.
+// write_double() scales by one power of ten less, so that the interval holds one integer at
+// most, with one multiplication instead of three (see write_double), and makes the text from
+// registers, falling back to shortest_decimal() where that shortcut cannot decide.
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -28,8 +28,9 @@ namespace {
 
 __extension__ typedef unsigned __int128 u128;
 
-// The powers of ten in the table: 10^e for e in [e_min, e_max] (every -k the doubles need).
-constexpr int e_min = -292;
+// The powers of ten in the table: 10^e for e in [e_min, e_max] (every -k the doubles need, and
+// -k - 1 for write_double).
+constexpr int e_min = -293;
 constexpr int e_max = 324;
 
 /** A non-negative integer of up to 1280 bits (10^324 takes 1077), in 64-bit limbs, least significant first. */
@@ -71,8 +72,8 @@ struct big {
 };
 
 /**
- * g = floor(10^e x 2^(125 - floor(log2 10^e))) + 1, in [2^125, 2^126), split at bit 63 (high:
- * g >> 63, low: its 63 low bits); and floor(log2 10^e).
+ * g = floor(10^e x 2^(125 - floor(log2 10^e))) + 1, in [2^125, 2^126), as its high and low 64
+ * bits; and floor(log2 10^e).
  */
 struct power {
   uint64_t high = 0;
@@ -86,7 +87,7 @@ constexpr std::array<power, table_size> make_table() {
   std::array<power, table_size> table{};
   const auto put = [&table](int e, u128 g, int log2) {
     g += 1;
-    table[size_t(e - e_min)] = power{uint64_t(g >> 63), uint64_t(g) & ((uint64_t(1) << 63) - 1), log2};
+    table[size_t(e - e_min)] = power{uint64_t(g >> 64), uint64_t(g), log2};
   };
   big ten_e; // 10^e, e = 0, 1, ...
   ten_e.limb[0] = 1;
@@ -120,8 +121,9 @@ constexpr std::array<power, table_size> powers = make_table();
  */
 inline uint64_t round_to_odd(const power &g, uint64_t cp) {
   constexpr uint64_t mask63 = (uint64_t(1) << 63) - 1;
-  const uint64_t x1 = uint64_t((u128(g.low) * cp) >> 64); // g.low x cp / 2^64, below 2^63
-  const u128 y = u128(g.high) * cp;                         // g.high x cp, at 2^63 of the low part
+  const uint64_t high = (g.high << 1) | (g.low >> 63), low = g.low & mask63; // g split at bit 63
+  const uint64_t x1 = uint64_t((u128(low) * cp) >> 64); // low x cp / 2^64, below 2^63
+  const u128 y = u128(high) * cp;                         // high x cp, at 2^63 of the low part
   const uint64_t z = (uint64_t(y) >> 1) + x1;               // the 63 bits after the point, and a carry
   const uint64_t integer = uint64_t(y >> 64) + (z >> 63);
   return integer | (((z & mask63) + mask63) >> 63);
@@ -233,26 +235,31 @@ __attribute__((noinline, cold)) size_t write_double_exactly(double d, char *out,
 }
 
 /**
- * The 16 digits of g3 g2 g1 g0 (4-digit groups, most significant first), leading zeros
- * included, as ASCII, first digit in the lowest byte.
+ * The 16 digits of a x 10^8 + b (a, b below 10^8), leading zeros included, as ASCII, first digit
+ * in the lowest byte: eight_digit_word's steps on both halves at once. Each half is split into
+ * two 4-digit groups in 32-bit lanes (x / 10^4 is x * 109951163 >> 40 below 10^8), each group
+ * into two 2-digit pairs in 16-bit lanes (x * 5243 >> 19 is x / 100 below 10^4), each pair into
+ * its two digits in bytes (x * 6554 >> 16 is x / 10 below 100).
  */
-inline u128 sixteen_digits(uint32_t g3, uint32_t g2, uint32_t g1, uint32_t g0) noexcept {
+inline u128 sixteen_digits(uint32_t a, uint32_t b) noexcept {
 #if defined(__SSE2__)
-  // The groups in 32-bit lanes, each split into two 2-digit pairs in 16-bit lanes (x*5243 >> 19
-  // is x/100 below 10^4), each pair into its two digits in bytes (x*6554 >> 16 is x/10 below
-  // 100): eight_digit_word's steps on all four groups at once.
-  const __m128i groups = _mm_set_epi32(int(g0), int(g1), int(g2), int(g3));
+  const __m128i halves = _mm_unpacklo_epi64(_mm_cvtsi32_si128(int(a)), _mm_cvtsi32_si128(int(b)));
+  const __m128i high = _mm_srli_epi64(_mm_mul_epu32(halves, _mm_set1_epi64x(109951163)), 40);
+  const __m128i low = _mm_sub_epi32(halves, _mm_mul_epu32(high, _mm_set1_epi64x(10000)));
+  const __m128i groups = _mm_or_si128(high, _mm_slli_epi64(low, 32)); // a's groups, then b's
+  __m128i hundred = _mm_set1_epi16(100), ten = _mm_set1_epi16(10);
+  __asm__("" : "+x"(hundred), "+x"(ten)); // one multiplication each, not GCC's five shifts and adds
   const __m128i hundreds = _mm_srli_epi16(_mm_mulhi_epu16(groups, _mm_set1_epi16(5243)), 3);
-  const __m128i rests = _mm_sub_epi16(groups, _mm_mullo_epi16(hundreds, _mm_set1_epi16(100)));
+  const __m128i rests = _mm_sub_epi16(groups, _mm_mullo_epi16(hundreds, hundred));
   const __m128i pairs = _mm_or_si128(hundreds, _mm_slli_epi32(rests, 16));
   const __m128i tens = _mm_mulhi_epu16(pairs, _mm_set1_epi16(6554));
-  const __m128i ones = _mm_sub_epi16(pairs, _mm_mullo_epi16(tens, _mm_set1_epi16(10)));
+  const __m128i ones = _mm_sub_epi16(pairs, _mm_mullo_epi16(tens, ten));
   const __m128i ascii = _mm_add_epi8(_mm_or_si128(tens, _mm_slli_epi16(ones, 8)), _mm_set1_epi8('0'));
   u128 x;
   std::memcpy(&x, &ascii, sizeof x);
   return x;
 #else
-  return u128(eight_digit_word(g3 * 10000 + g2)) | u128(eight_digit_word(g1 * 10000 + g0)) << 64;
+  return u128(eight_digit_word(a)) | u128(eight_digit_word(b)) << 64;
 #endif
 }
 
@@ -266,52 +273,47 @@ size_t write_double(double d, char *out, int lowest_point, bool two_digit_expone
   const uint64_t c = fraction | (uint64_t(1) << 52);
   const int q = biased - 1075;
   // Left to the exact path: zero, subnormals and the smallest exponent, powers of two (whose
-  // interval is narrower below), and integers below 2^53 (their own shortest decimal).
+  // interval is narrower below), and integers below 2^53 (their own shortest decimal, found
+  // there faster than below).
   if (biased <= 1 || fraction == 0 || (q < 0 && q > -53 && (c << (64 + q)) == 0)) {
     return write_double_exactly(d, out, lowest_point, two_digit_exponent);
   }
-  // Schubfach's scaling (see schubfach()) of v and of its interval's ends, in units of 2^-64:
-  // v's, F = g x cb x 2^h / 2^63, from one 64 x 128-bit product; the ends are F -+ D, where D =
-  // g x 2^(h+1) / 2^63 is the half-width (cb -+ 2 in schubfach's units). Each is off the exact
-  // product by less than 4 units (the two truncations and g's excess), so that where none of the
-  // three has its fraction within 2^10 units of an integer, their integer parts decide every
-  // comparison schubfach makes, against integers, as the exact values would, and no end can
-  // fall on a candidate (where its inclusion would count). Elsewhere, the exact path.
+  // v = c x 2^q scaled by 10^-(k+1), k = floor(log10 2^q) as in schubfach(): W = v x 10^-(k+1) is
+  // in [2^52 / 10, 2^53), and its interval's half-width D = 2^(q-1) x 10^-(k+1) in [1/20, 1/2).
+  // So the interval holds one integer at most: s = floor(W) or s + 1. Where it holds one, that
+  // is the shortest decimal (a shorter one, a multiple of ten, would be an integer too); else
+  // every decimal in it has a digit more, and the closest is round(10 W) (within the interval,
+  // whose half-width at that scale, 10 D, is at least 1/2). Either way m = 10 x (s or s + 1, or
+  // s + round(frac(W) x 10) / 10) over 10^k, with 16 or 17 digits: W and D come from one
+  // 64 x 128-bit product and a shift, in units of 2^-64, each off by 2 units at most, so that
+  // where no compared quantity falls within 2^10 units of where its comparison turns, they
+  // decide as the exact values would, and no end of the interval falls on a candidate (where
+  // whether it belongs to the interval would count). Elsewhere, the exact path. W's own
+  // fraction may fall near 0 (W may be an integer), and s be off by one there: then s and s + 1
+  // trade places as the one in the interval, and m is the same.
   const int k = internal::floor_log10_pow2(q);
-  const power &g = powers[size_t(-k - e_min)];
-  const int h = q + g.log2 + 2;
-  const uint64_t g_hi = g.high >> 1, g_lo = (g.high << 63) | g.low; // g = g_hi x 2^64 + g_lo
-  const uint64_t cp = (c << 2) << h;
-  const u128 lo = u128(g_lo) * cp, hi = u128(g_hi) * cp;
-  const u128 f = (hi << 1) + (lo >> 63);
-  const u128 half_width = ((u128(g_hi) << 64) | g_lo) >> (62 - h);
-  const u128 lower = f - half_width, upper = f + half_width;
+  const power &g = powers[size_t(-(k + 1) - e_min)];
+  const int sh = q + g.log2 + 4; // in [0, 3]: 2^(q + log2) is in (1/20, 1)
+  const uint64_t cp = c << sh;
+  const u128 w = u128(g.high) * cp + uint64_t((u128(g.low) * cp) >> 64); // g x cp / 2^64 = W x 2^65
+  const uint64_t s = uint64_t(w >> 65), f = uint64_t(w >> 1);           // W's integer part, fraction
+  const uint64_t half_width = ((g.high << 1) | (g.low >> 63)) >> (3 - sh); // D x 2^64 = g / 2^(66 - sh)
+  const u128 tenths = u128(f) * 10 + (uint64_t(1) << 63); // 10 frac(W) + 1/2: its integer part rounds
   constexpr uint64_t margin = 1 << 10;
-  const bool undecided = (uint64_t(lower) + margin < 2 * margin) | (uint64_t(upper) + margin < 2 * margin) |
-                         (uint64_t(f) + margin < 2 * margin);
+  const auto near = [](uint64_t x) { return x + margin < 2 * margin; }; // x within margin of 0, mod 2^64
+  const bool undecided = near(f - half_width) | near(f + half_width) | near(uint64_t(tenths));
   if (__builtin_expect(undecided, 0)) { return write_double_exactly(d, out, lowest_point, two_digit_exponent); }
-  const uint64_t vbl = uint64_t(lower >> 64), vbr = uint64_t(upper >> 64), vb = uint64_t(f >> 64);
-  // schubfach()'s choice, without branches (which digit wins is as good as random in real data):
-  // the multiple of ten in the interval where there is one, else whichever of s and s + 1 is in
-  // it, else (both are) the closer.
-  const uint64_t s = vb >> 2, sp10 = s / 10 * 10, tp10 = sp10 + 10;
-  const bool upin = vbl < sp10 << 2, wpin = tp10 << 2 <= vbr;
-  const bool uin = vbl < s << 2, win = (s + 1) << 2 <= vbr, closer_s = vb < (s << 2) + 2;
-  const uint64_t take_t = uint64_t(((uin != win) & !uin) | ((uin == win) & !closer_s));
-  const uint64_t near = s + take_t, shorter = sp10 + 10 * uint64_t(!upin);
-  uint64_t m = near ^ ((near ^ shorter) & (uint64_t(0) - uint64_t(upin != wpin)));
-  int e = k;
-  // m has 16 or 17 digits (c x 2^q x 10^-k is in [2^52, 10 x 2^53)), or is 10^17 (then 10^16 x 10).
-  constexpr uint64_t e16 = 10000000000000000ULL, e8 = 100000000;
-  if (__builtin_expect(m >= 10 * e16, 0)) {
-    m /= 10;
-    e += 1;
-  }
-  // The first digit and the 4-digit groups after it, each from m by its own division (they run
-  // side by side: a chain of divisions costs its latency on every double).
-  const uint64_t first = m / e16, q12 = m / 1000000000000ULL, q8 = m / e8, q4 = m / 10000;
-  const u128 x = sixteen_digits(uint32_t(q12 - first * 10000), uint32_t(q8 - q12 * 10000), uint32_t(q4 - q8 * 10000),
-                                uint32_t(m - q4 * 10000)); // the digits after the first
+  const bool down = f < half_width, up = f >= uint64_t(0) - half_width; // s, s + 1 in the interval
+  const uint64_t digit = uint64_t(tenths >> 64), shorter = 10 * uint64_t(up);
+  // The last digit without a branch (whether a shorter decimal is in the interval is as good as
+  // random in real data): 10 x (s + up) where s or s + 1 is in the interval, else 10 s + digit.
+  const uint64_t m = 10 * s + (digit ^ ((digit ^ shorter) & (uint64_t(0) - uint64_t(down | up))));
+  const int e = k;
+  constexpr uint64_t e8 = 100000000;
+  // m's first digit where it has 17, and its 16 digits after that, in two halves of 8.
+  const uint64_t high = m / e8;                         // below 10^9
+  const uint32_t first = uint32_t(high) / uint32_t(e8); // m's 17th digit from the right, or 0
+  const u128 x = sixteen_digits(uint32_t(high) - first * uint32_t(e8), uint32_t(m - high * e8));
   const int lead = int(first != 0), n = 16 + lead;
   const uint64_t zl = uint64_t(x >> 64) ^ 0x3030303030303030ULL, zh = uint64_t(x) ^ 0x3030303030303030ULL;
   const int zeros = zl != 0 ? __builtin_clzll(zl) >> 3 : zh != 0 ? 8 + (__builtin_clzll(zh) >> 3) : 16;
