@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // simdbridge._core: the compiled half of the package. Its public face is src/simdbridge.
 #include <cstring>
+#include <optional>
 
 #include "common.h"
 
@@ -91,8 +92,11 @@ PyObject *loads(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     return json_loads_fallback(obj, nullptr);
   }
   thread_state &t = current();
-  simdbridge::document nested;
-  simdbridge::document &doc = t.building ? nested : t.document;
+  // A loads() run while this thread's document is being built from (by code the building ran,
+  // a finalizer, say) parses into a document of its own, made only then: making one allocates.
+  std::optional<simdbridge::document> nested;
+  if (t.building) { nested.emplace(); }
+  simdbridge::document &doc = t.building ? *nested : t.document;
   const simdbridge::error e = parse_into(t.parser, in, doc);
   if (!e.ok()) {
     if (PyObject *raised = limit_passed_in_loads(e, obj)) { return raised == Py_None ? nullptr : raised; }
