@@ -13,6 +13,7 @@
 #include "parser_entry.h"
 #include "parser_state.h"
 #include "scalar_parser.h"
+#include "stream/parse_many_checks.h"
 #include "tape_walk.h"
 
 namespace simdbridge {
@@ -98,68 +99,23 @@ const uint8_t *parser::state::padded(input in) noexcept {
   return buffer.get();
 }
 
+using internal::document_end;
+using internal::first_non_whitespace;
 using internal::guarded;
 using internal::read_document_slowly;
+using internal::root_scalar_holds;
 
 namespace {
-
-/**
- * One past the last byte of the document that parse_many just yielded at `start`: the closing
- * bracket's position for an object or an array (from simdjson's structural index), our own scan
- * for a scalar (simdjson's source() is not exact there).
- */
-size_t document_end(const simdjson::dom::document_stream::iterator &it, const uint8_t *data,
-                    size_t start, size_t size) noexcept {
-  const uint8_t first = data[start];
-  if (first == '{' || first == '[') { return start + it.source().size(); }
-  size_t p = start + 1;
-  if (first == '"') {
-    while (p < size && data[p] != '"') { p += data[p] == '\\' ? 2 : 1; }
-    return p < size ? p + 1 : size;
-  }
-  while (p < size && internal::continues_token(data[p])) { p++; }
-  return p;
-}
-
-/**
- * Whether a scalar at the root (a number, a string, a literal) that parse_many yielded at
- * [start, end) is one, and may be followed by what follows it. parse_many cuts its batches
- * where a batch's structural characters end, and a scalar at the root has none: it may see
- * only the part of the token inside the batch and call it valid ("0.000" of
- * "0.000A0006", the bytes past the cut never read), or accept a number running into the next
- * batch's string. So each root scalar's whole extent, as document_end() found it, is read again
- * by the scalar parser, which must find one value there, followed by white space, a structural
- * or the end (its rule for streams). Containers need none of this: parse_many cuts batches at
- * their ends, and stage 2 reads each whole.
- */
-bool root_scalar_holds(parser::state &st, const parser_options &options, const uint8_t *data, size_t start,
-                       size_t end, size_t size) {
-  const uint8_t first = data[start];
-  if (first == '{' || first == '[') { return true; }
-  if (first != '"' && end < size && !internal::ends_stream_token(data[end])) { return false; }
-  internal::validation_sink sink;
-  internal::scalar_parser<internal::validation_sink> slow(data + start, end - start, options, sink, st.slow_scopes);
-  return slow.parse_document().ok();
-}
-
-/** The first byte in [from, to) that is not white space, or `to`. */
-size_t first_non_whitespace(const uint8_t *data, size_t from, size_t to) noexcept {
-  while (from < to && internal::is_json_whitespace(data[from])) { from++; }
-  return from;
-}
 
 /**
  * A stream: simdjson's parse_many over batches (its first stage for the next batch runs on a
  * second thread), handing over to the scalar parser where it refuses.
  *
- * parse_many (simdjson 3.0.1) is fast but not to be trusted on its own: it reports a first-stage
- * error at the start of the batch that holds it, drops an unfinished last document without an
- * error, may cut a scalar at the root in two ("123456" read as "123" and "456"), and may stop
- * early, silently, where a large document starts near a batch's end. So every byte is accounted
- * for: each document's end is computed, the bytes between documents must be white space, and
- * a document must not start inside the one before it. Whatever is not covered goes to the
- * scalar parser, which reads on for at least a batch (so that a first-stage error reported at a
- * batch's start is found) before simdjson takes over again.
+ * parse_many is not to be trusted on its own (see stream/parse_many_checks.h), so every byte is
+ * accounted for: each document's end is computed, the bytes between documents must be white
+ * space, and a document must not start inside the one before it. Whatever is not covered goes
+ * to the scalar parser, which reads on for at least a batch (so that a first-stage error
+ * reported at a batch's start is found) before simdjson takes over again.
  */
 template <typename Sink, typename OnDocument>
 error read_stream(parser::state &st, const parser_options &options, input in, Sink &sink,
@@ -212,7 +168,7 @@ error read_stream(parser::state &st, const parser_options &options, input in, Si
           const size_t end = document_end(it, data, start, in.size);
           const bool too_long = !internal::length_error(options, start, end).ok() ||
                                 internal::string_past_limit(options, end - start, st.dom.doc);
-          if (too_long || !root_scalar_holds(st, options, data, start, end, in.size)) { // the scalar parser names it
+          if (too_long || !root_scalar_holds(st.slow_scopes, options, data, start, end, in.size)) { // the scalar parser names it
             resume = start;
             break;
           }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reading a stream one document at a time. Each line is tried first as exactly one document
-// (simdjson's DOM parser, which validates fully); where a line is not exactly one document (a
-// document over several lines, several on a line), the scalar parser finds one document's
-// extent and simdjson parses exactly that. No batches: nothing of parse_many's (see parser.cpp).
+// Reading a stream one document at a time. In the whitespace format, next() takes documents
+// from simdjson's parse_many, one per call, as long as every byte is accounted for (see
+// stream/parse_many_checks.h). Elsewhere, and where parse_many refuses, each line is tried first
+// as exactly one document (simdjson's DOM parser, which validates fully); where a line is not
+// exactly one document (a document over several lines, several on a line), the scalar parser
+// finds one document's extent and simdjson parses exactly that.
 #include "simdbridge/stream.h"
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include "document_state.h"
 #include "parser_state.h"
 #include "scalar_parser.h"
+#include "stream/parse_many_checks.h"
 #include "tape_walk.h"
 
 namespace simdbridge {
@@ -43,6 +46,90 @@ struct stream_reader::state {
   document *into = nullptr; // where the current document goes (next(document&)), else dom.doc
   size_t begin = 0, end = 0;
   uint64_t count = 0;
+
+  // Batches (whitespace format, next()): parse_many over the rest of the input, a document taken
+  // per call, left on dom's tape until the next call. Where parse_many refuses, documents are
+  // read one at a time up to retry_at before batches start again: at least a batch on, so that a
+  // first-stage error, which parse_many reports at the start of its batch, is found and named.
+  simdjson::dom::document_stream many;
+  simdjson::dom::document_stream::iterator many_at;
+  bool batching = false;
+  bool step_first = false;   // many_at is still at the document returned last
+  size_t many_base = 0;      // where the batches' input starts in data
+  size_t covered = 0;        // every byte before it is in a document returned or white space
+  uint64_t many_documents = 0; // documents taken from the current batches
+  size_t retry_at = 0;
+  size_t retry_gap = 0;      // retry_at's distance: a batch, doubled while batches yield nothing
+
+  size_t batch_size() const {
+    return std::max(internal::minimum_stream_batch, options.stream_batch_size);
+  }
+
+  /** Batches from pos, where a document (not white space) starts. */
+  void start_batches() {
+    dom.threaded = false; // one thread: the stage 1 of a batch ahead would need a parser of its own
+    const size_t left = size - pos;
+    batching = dom.parse_many(data + pos, left, std::min(batch_size(), left)).get(many) == simdjson::SUCCESS;
+    if (!batching) {
+      leave_batches(pos);
+      return;
+    }
+    many_at = many.begin();
+    step_first = false;
+    many_base = covered = pos;
+    many_documents = 0;
+  }
+
+  /** Batches refused at `at`: the next document is read alone, from there. */
+  void leave_batches(size_t at) {
+    batching = false;
+    pos = at;
+    const size_t most = batch_size() * 64;
+    retry_gap = many_documents > 0 || retry_gap == 0 ? batch_size() : std::min(retry_gap * 2, most);
+    retry_at = at + std::min(retry_gap, size - at);
+  }
+
+  /**
+   * The next document of the batches: true; false where they end or refuse, pos then where the
+   * next document is to be read alone (or the end). Only objects and arrays are taken: a scalar
+   * at the root may be cut at a batch's end, which shows only once the next document is read,
+   * after this one was returned (see root_scalar_holds).
+   */
+  bool next_batched() {
+    if (step_first) {
+      ++many_at;
+      step_first = false;
+    }
+    if (!(many_at != many.end())) {
+      leave_batches(internal::first_non_whitespace(data, covered, size)); // dropped at the end?
+      return false;
+    }
+    const size_t start = many_base + many_at.current_index();
+    if (start < covered) { // parse_many went back (a first-stage error names a batch's start)
+      leave_batches(covered);
+      return false;
+    }
+    if (const size_t next = internal::first_non_whitespace(data, covered, start); next != start) { // skipped bytes
+      leave_batches(next);
+      return false;
+    }
+    if ((*many_at).error() != simdjson::SUCCESS || !internal::is_container_start(data[start])) {
+      leave_batches(start);
+      return false;
+    }
+    const size_t stop = internal::document_end(many_at, data, start, size);
+    if (!internal::length_error(options, start, stop).ok() || internal::string_past_limit(options, stop - start, dom.doc)) {
+      leave_batches(start); // read alone, its error named
+      return false;
+    }
+    on_tape = true;
+    value_index = tape_view::first;
+    begin = start;
+    end = covered = pos = stop;
+    step_first = true;
+    many_documents++;
+    return true;
+  }
 
   /** Reads `in` in place where it may be (internal::readable_in_place), else a copy. */
   void take(input from) {
@@ -125,8 +212,17 @@ struct stream_reader::state {
   }
 
   result<bool> next_whitespace() {
-    while (pos < size && internal::is_json_whitespace(data[pos])) { pos++; }
+    if (batching) {
+      if (into == nullptr && next_batched()) { return true; }
+      batching = false; // next(document&) reads alone: its tape goes into the caller's document
+    }
+    pos = internal::first_non_whitespace(data, pos, size);
     if (pos >= size) { return false; }
+    if (into == nullptr && pos >= retry_at && internal::is_container_start(data[pos])) {
+      start_batches();
+      if (batching && next_batched()) { return true; }
+      if (pos >= size) { return false; }
+    }
     const void *newline = std::memchr(data + pos, '\n', size - pos);
     const size_t line_end = newline ? size_t(static_cast<const uint8_t *>(newline) - data) : size;
     if (dom_parse(pos, line_end)) {
@@ -135,6 +231,7 @@ struct stream_reader::state {
       value_index = tape_view::first;
       begin = pos;
       end = line_end;
+      while (internal::is_json_whitespace(data[end - 1])) { end--; } // the document's own bytes
       pos = line_end;
       return true;
     }
@@ -254,6 +351,8 @@ void stream_reader::reset(input in, bool continuation) noexcept {
   s.begin = s.end = 0;
   s.value_index = tape_view::first;
   s.into = nullptr;
+  s.batching = false;
+  s.retry_at = s.retry_gap = 0;
   try {
     s.take(in);
   } catch (...) {
