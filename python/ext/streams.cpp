@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -302,12 +303,14 @@ PyObject *iterator_step(stream_iterator *it) {
     return emit(it, it->owner, it->whole, at);
   }
   if (it->reader == nullptr) { return nullptr; }
-  simdbridge::document doc = it->views ? take_document() : simdbridge::document();
+  // Views keep their document; values are built from the reader's own tape (no document made).
+  std::optional<simdbridge::document> doc;
+  if (it->views) { doc.emplace(take_document()); }
   simdbridge::result<bool> r(false);
   if (it->reader->ready()) {
-    r = it->views ? it->reader->next(doc) : it->reader->next();
+    r = doc ? it->reader->next(*doc) : it->reader->next();
   } else { // the next block is another thread's: wait for it without the GIL
-    Py_BEGIN_ALLOW_THREADS r = it->views ? it->reader->next(doc) : it->reader->next();
+    Py_BEGIN_ALLOW_THREADS r = doc ? it->reader->next(*doc) : it->reader->next();
     Py_END_ALLOW_THREADS
   }
   if (!r.ok()) { return raise_step_error(it, r.error()); }
@@ -315,7 +318,7 @@ PyObject *iterator_step(stream_iterator *it) {
   const tape_view tape = it->reader->tape();
   if (tape.words == nullptr) { return read_with_json(it); }
   if (!it->views) { return emit(it, nullptr, tape, it->reader->value_index()); }
-  PyObject *owner = new_document(std::move(doc));
+  PyObject *owner = new_document(std::move(*doc));
   if (owner == nullptr) { return nullptr; }
   PyObject *out = emit(it, owner, tape, it->reader->value_index());
   Py_DECREF(owner);
