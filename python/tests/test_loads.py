@@ -168,6 +168,14 @@ def test_strings_of_every_length_and_width():
                 assert simdbridge.loads(data) == doc
                 assert simdbridge.loads(data.encode()) == doc
                 assert simdbridge.loads(json.dumps(doc)) == doc  # escaped
+    # The ASCII check reads overlapping blocks and words: a non-ASCII character at every position
+    # of every length up to five blocks, after and before ASCII strings in the same document.
+    for length in range(1, 81):
+        for ch in ("\u00e9", "\U0001f600"):
+            for at in range(length):
+                text = "a" * at + ch + "a" * (length - at - 1)
+                doc = ["b" * length, text, "c" * length]
+                assert simdbridge.loads(json.dumps(doc, ensure_ascii=False).encode()) == doc
 
 
 def test_mixed_width_strings_against_json():
