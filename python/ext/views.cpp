@@ -6,6 +6,7 @@
 // until an object of more than 16 members has been asked for a fifth key: then a hash index
 // serves the rest; an array's element access walks, or uses an index of element
 // positions made at the first access by position.
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,23 @@ struct document_object {
 };
 
 /**
+ * A key's hash from its length and its first and last eight bytes (keys of one object often
+ * share a prefix, "profile_background_..."): a few instructions where std::hash reads every
+ * byte. Reads only the key's own bytes.
+ */
+inline uint64_t key_hash(std::string_view key) noexcept {
+  const size_t n = key.size();
+  uint64_t first = 0, last = 0;
+  if (n >= 8) {
+    std::memcpy(&first, key.data(), 8);
+    std::memcpy(&last, key.data() + n - 8, 8);
+  } else {
+    for (size_t i = 0; i < n; i++) { first |= uint64_t(uint8_t(key[i])) << (8 * i); }
+  }
+  return ((first * 0x9E3779B97F4A7C15ULL) ^ ((last ^ n) * 0xC2B2AE3D27D4EB4FULL)) >> 20;
+}
+
+/**
  * A large object's members, each key once (where it first appears, with its last value, as
  * json's dict), and an open-addressing table over them: two allocations per object, where a
  * node-based map made one per key.
@@ -32,7 +50,7 @@ struct member_index {
   std::vector<std::pair<std::string_view, size_t>> members; // key, value's tape index
   std::vector<uint32_t> slots;                              // position in members + 1; 0 empty
 
-  static size_t hash(std::string_view key) noexcept { return std::hash<std::string_view>()(key); }
+  static size_t hash(std::string_view key) noexcept { return key_hash(key); }
 
   /** The slot holding key, or the empty slot where it would go. */
   uint32_t &slot(std::string_view key) noexcept {
@@ -57,6 +75,7 @@ struct object_view {
   size_t index;
   member_index *members; // made when first needed
   uint32_t lookups;      // lookups by key so far, while there is no index
+  int8_t distinct_keys;  // every key appears once: 1; one repeats, or not looked at (large): 0; not known yet: -1
 };
 
 struct array_view {
@@ -143,13 +162,66 @@ member_index &members_of(object_view *v) {
 /** Objects of up to this many members are searched on the tape, never indexed. */
 constexpr uint32_t small_object = 16;
 
+/** Objects of up to this many members are checked for repeated keys (see keys_distinct). */
+constexpr uint32_t checked_object = 512;
+
+/**
+ * Whether every key of the object appears once, found by one pass over its keys into an
+ * open-addressing table on the stack, then remembered. Then its members are its tape's, in
+ * order: iteration walks the tape, a lookup stops at the first match. JSON from programs has
+ * no repeated keys; an object that has one (or is larger than checked_object) is read
+ * through its member_index, which takes each key once, as json's dict does.
+ */
+bool keys_distinct(object_view *v) {
+  if (v->distinct_keys >= 0) { return v->distinct_keys == 1; }
+  const tape_view &t = v->tape;
+  const uint32_t n = t.count(v->index);
+  bool distinct = n <= checked_object;
+  if (distinct && n <= small_object) { // each key against those before it: no table
+    for (size_t j = v->index + 1; distinct && t.kind(j) != tape_kind::object_end; j = t.next(j + 1)) {
+      const std::string_view key = t.string(j);
+      for (size_t p = v->index + 1; p != j; p = t.next(p + 1)) {
+        if (t.string(p) == key) {
+          distinct = false;
+          break;
+        }
+      }
+    }
+  } else if (distinct) {
+    uint32_t table[4 * checked_object]; // tape offsets from the object's start (+1 from it); 0 empty
+    size_t capacity = 16;
+    while (capacity < 4 * size_t(n)) { capacity *= 2; } // at most a quarter full: short probes
+    std::memset(table, 0, capacity * sizeof(uint32_t));
+    const size_t mask = capacity - 1;
+    for (size_t j = v->index + 1; distinct && t.kind(j) != tape_kind::object_end; j = t.next(j + 1)) {
+      const std::string_view key = t.string(j);
+      for (size_t h = key_hash(key) & mask;; h = (h + 1) & mask) {
+        if (table[h] == 0) {
+          table[h] = uint32_t(j - v->index); // a tape holds fewer than 2^32 words
+          break;
+        }
+        if (t.string(v->index + table[h]) == key) {
+          distinct = false;
+          break;
+        }
+      }
+    }
+  }
+  v->distinct_keys = distinct ? 1 : 0;
+  return distinct;
+}
+
 /** The tape index of `key`'s value, or SIZE_MAX. */
 size_t object_find(object_view *v, std::string_view key) {
   const tape_view &t = v->tape;
   if (v->members == nullptr && (t.count(v->index) <= small_object || ++v->lookups <= 4)) {
+    const bool first_is_last = v->distinct_keys == 1;
     size_t found = SIZE_MAX;
     for (size_t j = v->index + 1; t.kind(j) != tape_kind::object_end; j = t.next(j + 1)) {
-      if (t.string(j) == key) { found = j + 1; }
+      if (t.string(j) == key) {
+        found = j + 1;
+        if (first_is_last) { break; }
+      }
     }
     return found;
   }
@@ -171,6 +243,7 @@ std::vector<size_t> &elements_of(array_view *v) {
 Py_ssize_t object_length(PyObject *self) {
   if (!alive(self)) { return -1; }
   auto *v = reinterpret_cast<object_view *>(self);
+  if (v->members == nullptr && keys_distinct(v)) { return Py_ssize_t(v->tape.count(v->index)); }
   return Py_ssize_t(members_of(v).members.size());
 }
 
@@ -219,10 +292,10 @@ PyObject *new_iterator(PyTypeObject *type, PyObject *view, size_t position, int 
   it->on_tape = false;
   it->pair = nullptr;
   if (type == &ObjectIteratorType) {
-    // A small object is walked on its tape: its members found by comparing keys, as
-    // object_find does, rather than by building the index (a hash map) for one pass.
+    // An object whose keys are distinct is walked on its tape, its members in order; others
+    // go through the index, which takes each key once.
     auto *v = reinterpret_cast<object_view *>(view);
-    if (v->members == nullptr && v->tape.count(v->index) <= small_object) {
+    if (v->members == nullptr && keys_distinct(v)) {
       it->on_tape = true;
       it->position = v->index + 1;
     }
@@ -238,25 +311,13 @@ PyObject *object_iternext(PyObject *self) {
   auto *v = reinterpret_cast<object_view *>(it->view);
   std::string_view key;
   size_t value_index = 0;
-  if (it->on_tape) {
-    // json's dict: each key once, where it first appears, with the value of its last appearance.
+  if (it->on_tape) { // distinct keys: the members are the tape's
     const tape_view &t = v->tape;
-    for (size_t j = it->position;; j = t.next(j + 1)) {
-      if (t.kind(j) == tape_kind::object_end) {
-        it->position = j;
-        return nullptr;
-      }
-      key = t.string(j);
-      bool seen = false;
-      for (size_t p = v->index + 1; p != j && !seen; p = t.next(p + 1)) { seen = t.string(p) == key; }
-      if (seen) { continue; }
-      value_index = j + 1;
-      it->position = t.next(j + 1);
-      for (size_t q = it->position; t.kind(q) != tape_kind::object_end; q = t.next(q + 1)) {
-        if (t.string(q) == key) { value_index = q + 1; }
-      }
-      break;
-    }
+    const size_t j = it->position;
+    if (t.kind(j) == tape_kind::object_end) { return nullptr; }
+    key = t.string(j);
+    value_index = j + 1;
+    it->position = t.next(j + 1);
   } else {
     member_index &m = members_of(v);
     if (it->position >= m.members.size()) { return nullptr; }
@@ -705,6 +766,7 @@ PyObject *make_view(PyObject *owner, const tape_view &tape, size_t i) {
     v->index = i;
     v->members = nullptr;
     v->lookups = 0;
+    v->distinct_keys = -1;
     return reinterpret_cast<PyObject *>(v);
   }
   if (kind == tape_kind::array) {

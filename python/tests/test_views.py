@@ -239,6 +239,33 @@ def test_keys_values_items_of_objects_small_and_indexed_as_json(members):
         assert list(it) == list(expected.items())  # an iterator keeps its object's document alive
 
 
+@pytest.mark.parametrize("members", [2, 3, 8, 16, 17, 40, 512, 513, 700])
+@pytest.mark.parametrize("repeat", [None, "first", "middle", "last"])
+def test_objects_with_and_without_a_repeated_key_read_as_json(members, repeat):
+    # An object whose keys are all distinct is read straight off its tape; one with a repeated
+    # key (or past 512 members) through its index. Half the keys share their length and their
+    # first and last eight bytes, so that the check for repeats sees its hashes collide.
+    keys = ["prefix__%04d__suffix" % i if i % 2 else "k%d" % i for i in range(members)]
+    pairs = [(k, i) for i, k in enumerate(keys)]
+    if repeat is not None:
+        at = {"first": 0, "middle": members // 2, "last": members - 1}[repeat]
+        pairs.insert(min(at + 1, len(pairs)), (keys[at], -1))  # after its first appearance
+        pairs.append((keys[members // 3], -2))
+    text = "{" + ",".join('"%s":%d' % kv for kv in pairs) + "}"
+    expected = json.loads(text)
+    for order in ("iterate", "length", "lookup"):
+        doc = simdbridge.parse(text)
+        if order == "length":
+            assert len(doc) == len(expected)
+        if order == "lookup":
+            for k in keys[:8]:
+                assert doc[k] == expected[k] and k in doc
+        assert list(doc.items()) == list(expected.items())
+        assert list(doc) == list(expected) and len(doc) == len(expected)
+        assert [doc[k] for k in keys] == [expected[k] for k in keys]
+        assert "prefix__9999__suffix" not in doc
+
+
 @pytest.mark.parametrize("members", [3, 16, 17, 40])
 def test_items_pairs_kept_are_whole_when_the_iterator_refills_dropped_ones(members):
     # The iterator fills its last pair again where nothing else holds it (as dict's does): a
