@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // A stream through checksum_stream and validate_stream at several batch sizes (the input's
 // length chooses one more, so that batch ends fall everywhere), and through the stream reader
-// in each format: every verdict, checksum and document count must be the scalar parser's.
+// in each format: every verdict, checksum and document count must be the scalar parser's; the
+// reader's batches must give what it reads one document at a time.
 #include <vector>
 
 #include "fuzz_support.h"
@@ -70,6 +71,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     stream_reader kept(input::copy_of(data, size), stream_format::whitespace, base);
     const outcome read_kept = read_all(kept, true);
     if (!read_kept.same_verdict(read)) { fuzz::fail("stream_reader into documents against next()", read_kept, read); }
+    // next() takes documents from parse_many's batches, next(document&) reads one at a time:
+    // with batches ending anywhere, the same documents and the same error.
+    for (size_t batch : {varying, size_t(32)}) {
+      parser_options o = base;
+      o.stream_batch_size = batch;
+      stream_reader batched(in_place.in(), stream_format::whitespace, o);
+      const outcome read_batched = read_all(batched, false);
+      if (!(read_batched == read_kept)) { fuzz::fail("stream_reader batches against reading alone", read_batched, read_kept); }
+    }
     // The other formats: no verdict to compare with, but no crash and no read out of bounds.
     for (stream_format f : {stream_format::lines, stream_format::json_seq, stream_format::comma, stream_format::array}) {
       stream_reader other(in_place.in(), f, base);
