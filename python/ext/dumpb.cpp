@@ -353,14 +353,23 @@ private:
     const int inner = enter(depth);
     out_.append('[');
     if (!tuple && !indent_) {
-      // A list without indent, the usual case, read from its items array: each float's text with
-      // its comma in one reservation (lists of numbers are where the per-item steps show).
+      // A list without indent, the usual case, read from its items array: each float's and each
+      // int's text with its comma in one reservation (lists of numbers are where the per-item
+      // steps show).
+      const bool strict = (opts_ & opt_strict_integer) != 0;
       for (Py_ssize_t i = 0; i < PyList_GET_SIZE(seq); i++) { // a default may shorten it
         PyObject *item = PyList_GET_ITEM(seq, i);
         if (Py_TYPE(item) == &PyFloat_Type && std::isfinite(PyFloat_AS_DOUBLE(item))) {
           out_.reserve(49);
           if (i > 0) { out_.put(','); }
           out_.advance(write_double(PyFloat_AS_DOUBLE(item), out_.tail(), -4, false));
+          continue;
+        }
+        int64_t v;
+        if (Py_TYPE(item) == &PyLong_Type && !strict && small_int(item, v)) {
+          out_.reserve(26);
+          if (i > 0) { out_.put(','); }
+          put_int64(out_, v);
           continue;
         }
         if (i > 0) { out_.append(','); }

@@ -140,8 +140,8 @@ private:
 };
 
 /** An unsigned 64-bit integer's digits (unchecked: the caller reserves 24 bytes, see
- *  write_decimal_digits); below 10000 (counts, flags, small ids: most integers in JSON) from a
- *  table of digit pairs, inline. */
+ *  write_decimal_digits); below 10^10 (counts, flags, ids, timestamps: most integers in JSON)
+ *  from a table of digit pairs, inline. */
 inline void put_uint64(output &out, uint64_t v) {
   static constexpr char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -162,6 +162,39 @@ inline void put_uint64(output &out, uint64_t v) {
       std::memcpy(t + 2, pairs + 2 * low, 2);
       out.advance(4);
     }
+  } else if (v < 100000000) {
+    // 5 to 8 digits: the last four as two pairs, the one to four before them as above. Table
+    // loads, independent of each other: a shorter chain than eight_digit_word's arithmetic.
+    const uint32_t high = uint32_t(v) / 10000, low = uint32_t(v) % 10000;
+    const uint32_t hh = high / 100, hl = high % 100;
+    char *d = t;
+    if (hh == 0) {
+      d[0] = pairs[2 * hl + (hl < 10)];
+      d[1] = pairs[2 * hl + 1];
+      d += hl < 10 ? 1 : 2;
+    } else {
+      d[0] = pairs[2 * hh + (hh < 10)];
+      d[1] = pairs[2 * hh + 1];
+      d += hh < 10 ? 1 : 2;
+      std::memcpy(d, pairs + 2 * hl, 2);
+      d += 2;
+    }
+    std::memcpy(d, pairs + 2 * (low / 100), 2);
+    std::memcpy(d + 2, pairs + 2 * (low % 100), 2);
+    out.advance(size_t(d + 4 - t));
+  } else if (v < 10000000000) {
+    // 9 or 10 digits (ids, Unix timestamps): the one or two before the last eight, then those
+    // as four pairs.
+    const uint64_t top = v / 100000000;
+    const uint32_t low = uint32_t(v - top * 100000000), high = low / 10000, rest = low % 10000;
+    t[0] = pairs[2 * top + (top < 10)];
+    t[1] = pairs[2 * top + 1];
+    char *d = t + (top < 10 ? 1 : 2);
+    std::memcpy(d, pairs + 2 * (high / 100), 2);
+    std::memcpy(d + 2, pairs + 2 * (high % 100), 2);
+    std::memcpy(d + 4, pairs + 2 * (rest / 100), 2);
+    std::memcpy(d + 6, pairs + 2 * (rest % 100), 2);
+    out.advance(size_t(d + 8 - t));
   } else {
     out.advance(write_decimal_digits(v, out.tail()));
   }

@@ -89,6 +89,19 @@ def test_integers():
         check(v)
         check([v], option=orjson.OPT_STRICT_INTEGER)
         check({v: 1}, option=orjson.OPT_NON_STR_KEYS)
+    # Every digit count and the edges of the writer's ranges (a pair table below 10^10, eight at
+    # a time past it), in a list (its own loop), a dict and a tuple, with and without a sign.
+    edges = []
+    for k in range(20):
+        p = 10 ** k
+        edges += [p - 1, p, p + 1, 2 * p - 1, 5 * p + 3, 10 * p - 1]
+    edges = [v for v in edges if v < 2 ** 64]
+    signed = edges + [-v for v in edges if v <= 2 ** 63]
+    check(signed)
+    check({"v%d" % i: v for i, v in enumerate(signed)})
+    check(tuple(signed))
+    check([v for v in signed if abs(v) <= 2 ** 53], option=orjson.OPT_STRICT_INTEGER)
+    assert simdbridge.dumps(signed) == json.dumps(signed)
 
 
 def test_strings():

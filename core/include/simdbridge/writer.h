@@ -85,7 +85,12 @@ inline size_t write_decimal_digits(uint64_t v, char *out) noexcept {
   const uint64_t high = v / e8;
   const uint32_t low = uint32_t(v - high * e8);
   size_t n;
-  if (high < e8) {
+  if (high < 100) { // 9 or 10 digits (ids, timestamps): the one or two before the last eight
+    const uint32_t tens = uint32_t(high) / 10;
+    out[0] = char('0' + tens);
+    out[tens != 0] = char('0' + uint32_t(high) - 10 * tens);
+    n = 1 + size_t(tens != 0);
+  } else if (high < e8) {
     n = lead(uint32_t(high), out);
   } else {
     const uint64_t top = high / e8; // up to 1844
