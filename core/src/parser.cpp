@@ -21,15 +21,7 @@ namespace simdbridge {
 using internal::checksum_sink;
 using internal::validation_sink;
 
-namespace {
-parser_options normalized(parser_options options) noexcept {
-  if (options.max_depth == 0) { options.max_depth = SIMDBRIDGE_DEFAULT_MAX_DEPTH; }
-  if (options.stream_batch_size < internal::minimum_stream_batch) {
-    options.stream_batch_size = internal::minimum_stream_batch;
-  }
-  return options;
-}
-} // namespace
+using internal::normalized;
 
 parser::parser(parser_options options) noexcept : options_(normalized(options)) {
   state_.reset(new (std::nothrow) state());

@@ -17,6 +17,13 @@ namespace internal {
 /** The smallest batch simdjson's parse_many accepts (dom::MINIMAL_BATCH_SIZE). */
 inline constexpr size_t minimum_stream_batch = 32;
 
+/** The options as the core reads them: max_depth 0 is the default, a batch at least the smallest. */
+inline parser_options normalized(parser_options options) noexcept {
+  if (options.max_depth == 0) { options.max_depth = SIMDBRIDGE_DEFAULT_MAX_DEPTH; }
+  if (options.stream_batch_size < minimum_stream_batch) { options.stream_batch_size = minimum_stream_batch; }
+  return options;
+}
+
 /**
  * Whether a document of `size` bytes may hold a string past max_string_length: one of n bytes
  * unescaped takes at least n + 2 (its quotes), so shorter documents need no check.

@@ -61,15 +61,11 @@ struct stream_reader::state {
   size_t retry_at = 0;
   size_t retry_gap = 0;      // retry_at's distance: a batch, doubled while batches yield nothing
 
-  size_t batch_size() const {
-    return std::max(internal::minimum_stream_batch, options.stream_batch_size);
-  }
-
   /** Batches from pos, where a document (not white space) starts. */
   void start_batches() {
     dom.threaded = false; // one thread: the stage 1 of a batch ahead would need a parser of its own
     const size_t left = size - pos;
-    batching = dom.parse_many(data + pos, left, std::min(batch_size(), left)).get(many) == simdjson::SUCCESS;
+    batching = dom.parse_many(data + pos, left, std::min(options.stream_batch_size, left)).get(many) == simdjson::SUCCESS;
     if (!batching) {
       leave_batches(pos);
       return;
@@ -84,8 +80,8 @@ struct stream_reader::state {
   void leave_batches(size_t at) {
     batching = false;
     pos = at;
-    const size_t most = batch_size() * 64;
-    retry_gap = many_documents > 0 || retry_gap == 0 ? batch_size() : std::min(retry_gap * 2, most);
+    const size_t batch = options.stream_batch_size, most = batch * 64;
+    retry_gap = many_documents > 0 || retry_gap == 0 ? batch : std::min(retry_gap * 2, most);
     retry_at = at + std::min(retry_gap, size - at);
   }
 
@@ -313,8 +309,7 @@ stream_reader::stream_reader(input in, stream_format format, parser_options opti
   if (!state_) { return; }
   state_->in = in;
   state_->format = format;
-  state_->options = options;
-  if (state_->options.max_depth == 0) { state_->options.max_depth = SIMDBRIDGE_DEFAULT_MAX_DEPTH; }
+  state_->options = internal::normalized(options);
   try {
     if (state_->dom.allocate(simdjson::SIMDJSON_PADDING,
                              std::min<size_t>(state_->options.max_depth, SIMDBRIDGE_DEFAULT_MAX_DEPTH)) != simdjson::SUCCESS) {
