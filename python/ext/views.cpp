@@ -166,8 +166,9 @@ constexpr uint32_t small_object = 16;
 constexpr uint32_t checked_object = 512;
 
 /**
- * Whether every key of the object appears once, found by one pass over its keys into an
- * open-addressing table on the stack, then remembered. Then its members are its tape's, in
+ * Whether every key of the object appears once, found once (each key against those before it
+ * up to small_object members, through an open-addressing table on the stack up to
+ * checked_object), then remembered. Then its members are its tape's, in
  * order: iteration walks the tape, a lookup stops at the first match. JSON from programs has
  * no repeated keys; an object that has one (or is larger than checked_object) is read
  * through its member_index, which takes each key once, as json's dict does.
