@@ -236,30 +236,51 @@ __attribute__((noinline, cold)) size_t write_double_exactly(double d, char *out,
 
 /**
  * The 16 digits of a x 10^8 + b (a, b below 10^8), leading zeros included, as ASCII, first digit
- * in the lowest byte: eight_digit_word's steps on both halves at once. Each half is split into
- * two 4-digit groups in 32-bit lanes (x / 10^4 is x * 109951163 >> 40 below 10^8), each group
- * into two 2-digit pairs in 16-bit lanes (x * 5243 >> 19 is x / 100 below 10^4), each pair into
- * its two digits in bytes (x * 6554 >> 16 is x / 10 below 100).
+ * in the lowest byte, and a mask of those that are '0' (bit i for the i-th), which gives the
+ * trailing zeros without a loop. eight_digit_word's steps on both halves at once: each half is
+ * split into two 4-digit groups in 32-bit lanes (x / 10^4 is x * 109951163 >> 40 below 10^8),
+ * each group into two 2-digit pairs in 16-bit lanes (x * 5243 >> 19 is x / 100 below 10^4),
+ * each pair into its two digits in bytes (x * 6554 >> 16 is x / 10 below 100).
  */
-inline u128 sixteen_digits(uint32_t a, uint32_t b) noexcept {
+struct digit_block {
+  u128 digits;
+  unsigned zero_mask;
+};
+
+inline digit_block sixteen_digits(uint32_t a, uint32_t b) noexcept {
 #if defined(__SSE2__)
-  const __m128i halves = _mm_unpacklo_epi64(_mm_cvtsi32_si128(int(a)), _mm_cvtsi32_si128(int(b)));
-  const __m128i high = _mm_srli_epi64(_mm_mul_epu32(halves, _mm_set1_epi64x(109951163)), 40);
-  const __m128i low = _mm_sub_epi32(halves, _mm_mul_epu32(high, _mm_set1_epi64x(10000)));
-  const __m128i groups = _mm_or_si128(high, _mm_slli_epi64(low, 32)); // a's groups, then b's
-  __m128i hundred = _mm_set1_epi16(100), ten = _mm_set1_epi16(10);
-  __asm__("" : "+x"(hundred), "+x"(ten)); // one multiplication each, not GCC's five shifts and adds
+  const __m128i halves = _mm_unpacklo_epi64(_mm_cvtsi32_si128(int(b)), _mm_cvtsi32_si128(int(a)));
+  // x + (2^32 - 10^4) x (x / 10^4): x % 10^4 in the low 32 bits, x / 10^4 above; the four
+  // groups then reversed into reading order.
+  const __m128i quotients = _mm_srli_epi64(_mm_mul_epu32(halves, _mm_set1_epi64x(109951163)), 40);
+  const __m128i split = _mm_add_epi64(halves, _mm_mul_epu32(quotients, _mm_set1_epi64x(4294957296)));
+  const __m128i groups = _mm_shuffle_epi32(split, _MM_SHUFFLE(0, 1, 2, 3));
+  __m128i hundred = _mm_set1_epi16(100), tens_weight = _mm_set1_epi16(2559);
+  __asm__("" : "+x"(hundred), "+x"(tens_weight)); // one multiplication each, not shifts and adds (GCC)
   const __m128i hundreds = _mm_srli_epi16(_mm_mulhi_epu16(groups, _mm_set1_epi16(5243)), 3);
   const __m128i rests = _mm_sub_epi16(groups, _mm_mullo_epi16(hundreds, hundred));
   const __m128i pairs = _mm_or_si128(hundreds, _mm_slli_epi32(rests, 16));
+  // A pair p = 10 t + o as the bytes t, o: p x 256 - 2559 t = t + 256 o.
   const __m128i tens = _mm_mulhi_epu16(pairs, _mm_set1_epi16(6554));
-  const __m128i ones = _mm_sub_epi16(pairs, _mm_mullo_epi16(tens, ten));
-  const __m128i ascii = _mm_add_epi8(_mm_or_si128(tens, _mm_slli_epi16(ones, 8)), _mm_set1_epi8('0'));
-  u128 x;
-  std::memcpy(&x, &ascii, sizeof x);
-  return x;
+  const __m128i digits = _mm_sub_epi16(_mm_slli_epi16(pairs, 8), _mm_mullo_epi16(tens, tens_weight));
+  const __m128i ascii = _mm_or_si128(digits, _mm_set1_epi8('0'));
+  const unsigned zeros = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(digits, _mm_setzero_si128())));
+  // Both halves through registers: a copy through memory would wait on a store forwarded to
+  // two loads.
+  const uint64_t first = uint64_t(_mm_cvtsi128_si64(ascii));
+  __m128i upper = _mm_unpackhi_epi64(ascii, ascii);
+  __asm__("" : "+x"(upper)); // a movq from a register, not a store and a load (GCC)
+  const uint64_t second = uint64_t(_mm_cvtsi128_si64(upper));
+  return {u128(first) | u128(second) << 64, zeros};
 #else
-  return u128(eight_digit_word(a)) | u128(eight_digit_word(b)) << 64;
+  const u128 x = u128(eight_digit_word(a)) | u128(eight_digit_word(b)) << 64;
+  // Bit i set where byte i is not '0': the digit's value (0 to 9) plus 0x7F carries into the
+  // byte's top bit unless it is 0, and the multiplication gathers the top bits in order.
+  const auto nonzero = [](uint64_t word) noexcept {
+    const uint64_t top = (((word ^ 0x3030303030303030ULL) + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7;
+    return unsigned((top * 0x0102040810204080ULL) >> 56);
+  };
+  return {x, ~(nonzero(uint64_t(x)) | nonzero(uint64_t(x >> 64)) << 8) & 0xFFFF};
 #endif
 }
 
@@ -304,49 +325,53 @@ size_t write_double(double d, char *out, int lowest_point, bool two_digit_expone
   const bool undecided = near(f - half_width) | near(f + half_width) | near(uint64_t(tenths));
   if (__builtin_expect(undecided, 0)) { return write_double_exactly(d, out, lowest_point, two_digit_exponent); }
   const bool down = f < half_width, up = f >= uint64_t(0) - half_width; // s, s + 1 in the interval
-  const uint64_t digit = uint64_t(tenths >> 64), shorter = 10 * uint64_t(up);
-  // The last digit without a branch (whether a shorter decimal is in the interval is as good as
-  // random in real data): 10 x (s + up) where s or s + 1 is in the interval, else 10 s + digit.
-  const uint64_t m = 10 * s + (digit ^ ((digit ^ shorter) & (uint64_t(0) - uint64_t(down | up))));
-  const int e = k;
+  // The decimal is m = 10 x integral + last over 10^k: integral = s + 1 where s + 1 is in the
+  // interval, else s (below 2^53, so 15 or 16 digits); last = 0 where s or s + 1 is, else
+  // round(10 frac(W)), never 10 there (10 frac(W) + 1/2 >= 10 puts s + 1 in the interval, as
+  // D >= 1/20). Without a branch: whether one is in the interval is as good as random in real data.
+  const uint64_t integral = s + uint64_t(up);
+  const uint64_t last = uint64_t(tenths >> 64) & (uint64_t(down | up) - 1);
+  // The text's first 16 digits, z, and its 17th, c17 ('0' where there is none): where integral
+  // has 16 digits, they are integral's and `last`; where it has 15 (W >= 2^52 / 10 has 15 at
+  // least), those of 10 x integral + last, and '0'. Selected without a branch.
+  const uint64_t lead0 = uint64_t(integral < 1000000000000000);
+  const uint64_t first16 = integral + ((9 * integral + last) & (uint64_t(0) - lead0));
+  const char c17 = char('0' + (last & (lead0 - 1)));
   constexpr uint64_t e8 = 100000000;
-  // m's first digit where it has 17, and its 16 digits after that, in two halves of 8.
-  const uint64_t high = m / e8;                         // below 10^9
-  const uint32_t first = uint32_t(high) / uint32_t(e8); // m's 17th digit from the right, or 0
-  const u128 x = sixteen_digits(uint32_t(high) - first * uint32_t(e8), uint32_t(m - high * e8));
-  const int lead = int(first != 0), n = 16 + lead;
-  const uint64_t zl = uint64_t(x >> 64) ^ 0x3030303030303030ULL, zh = uint64_t(x) ^ 0x3030303030303030ULL;
-  const int zeros = zl != 0 ? __builtin_clzll(zl) >> 3 : zh != 0 ? 8 + (__builtin_clzll(zh) >> 3) : 16;
-  const int digits = n - zeros, point = n + e; // m without its trailing zeros; digits before the point
+  const uint64_t high = first16 / e8; // below 10^8
+  const digit_block x = sixteen_digits(uint32_t(high), uint32_t(first16 - high * e8));
+  const u128 z = x.digits;
+  // Bit i set where the text's i-th digit is not 0: the highest is the last digit to write.
+  const unsigned nonzero = (~x.zero_mask & 0xFFFF) | unsigned(c17 != '0') << 16;
+  const int digits = 32 - __builtin_clz(nonzero);
+  const int point = 17 - int(lead0) + k; // digits before the point
   char *t = out;
   *t = '-';
   t += bits >> 63;
-  t[0] = char('0' + first); // written over by x where m has 16 digits
-  // x with a point after its first p digits (p < 16), at `to`: x whole, then x shifted past
-  // those p digits a byte on, then the point; stores only, from registers.
-  const auto with_point = [&x](char *to, int p) noexcept {
-    std::memcpy(to, &x, 16);
-    const u128 y = x >> (8 * p);
+  // z with a point after its first p digits (0 < p <= 16), at `to`, and c17 after them: z
+  // whole, then z shifted past those p digits a byte on (its 16th digit alone where p = 16, for
+  // c17 to write over), then the point and c17; stores only, from registers.
+  const auto with_point = [z, c17](char *to, int p) noexcept {
+    std::memcpy(to, &z, 16);
+    const u128 y = z >> (8 * (p < 16 ? p : 15));
     std::memcpy(to + p + 1, &y, 16);
     to[p] = '.';
+    to[17] = c17;
   };
   if (point > 0 && point <= 16) {
-    if (point < digits) {
-      with_point(t + lead, point - lead);
-      return size_t(t + digits + 1 - out);
-    }
-    std::memcpy(t + lead, &x, 16); // point <= 16 <= n: every digit up to the point is in m
-    std::memcpy(t + point, ".0", 2);
-    return size_t(t + point + 2 - out);
+    // Past the last digit z holds '0's, so where the point comes after it, the same stores
+    // write the integer's zeros and ".0".
+    with_point(t, point);
+    return size_t(t + (point < digits ? digits + 1 : point + 2) - out);
   }
   if (point <= 0 && point >= lowest_point && point >= -5) {
     std::memcpy(t, "0.000000", 8);
     char *to = t + 2 - point;
-    to[0] = char('0' + first);
-    std::memcpy(to + lead, &x, 16);
+    std::memcpy(to, &z, 16);
+    to[16] = c17;
     return size_t(to + digits - out);
   }
-  with_point(t + lead, 1 - lead);
+  with_point(t, 1);
   t += digits > 1 ? digits + 1 : 1;
   *t++ = 'e';
   const int exponent = point - 1, magnitude = exponent < 0 ? -exponent : exponent;
