@@ -707,6 +707,21 @@ PyObject *view_exit(PyObject *self, PyObject *) { return view_release(self, null
 PyMappingMethods object_mapping = {object_length, object_subscript, nullptr};
 PySequenceMethods object_sequence = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
                                      object_contains, nullptr, nullptr};
+PyObject *class_name = nullptr; // "__class__", interned
+
+/**
+ * Attribute lookup: `__class__` answered at once, the rest as object's lookup does. isinstance()
+ * looks `__class__` up on the instance after each class of its tuple that the type does not
+ * match (object_isinstance), which would otherwise go through the type's dict to object's
+ * descriptor; code walking a document asks isinstance(v, (str, int, ...)) of every Object.
+ * Objects only: an Array would then take the lookups that miss (hasattr(a, "items")) through an
+ * AttributeError set and cleared, where the generic lookup, called directly, sets none.
+ */
+PyObject *object_getattro(PyObject *self, PyObject *name) {
+  if (name == class_name) { return Py_NewRef(reinterpret_cast<PyObject *>(Py_TYPE(self))); }
+  return PyObject_GenericGetAttr(self, name);
+}
+
 PyMethodDef object_methods[] = {
     {"get", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(object_get)), METH_FASTCALL,
      "get(key, default=None): the value of key, or default."},
@@ -802,6 +817,9 @@ bool init_views(PyObject *module) {
   ObjectType.tp_richcompare = view_richcompare;
   ObjectType.tp_repr = object_repr;
   ObjectType.tp_hash = PyObject_HashNotImplemented;
+  ObjectType.tp_getattro = object_getattro;
+  class_name = PyUnicode_InternFromString("__class__");
+  if (class_name == nullptr) { return false; }
 
   ArrayType.tp_name = "simdbridge.Array";
   ArrayType.tp_basicsize = sizeof(array_view);

@@ -62,6 +62,24 @@ def test_mapping_protocol():
     assert "Object" in repr(doc)
 
 
+def test_object_attributes_as_objects_have_them():
+    # Object answers __class__ itself (isinstance asks it on every miss); the rest is object's lookup.
+    doc = simdbridge.parse(b'{"a": 1}')
+    assert doc.__class__ is simdbridge.Object and type(doc) is simdbridge.Object
+    assert object.__getattribute__(doc, "__class__") is simdbridge.Object
+    assert not isinstance(doc, (str, int, float, bool, type(None), dict, list))
+    assert isinstance(doc, (str, Mapping)) and isinstance(doc, (int, simdbridge.Object))
+    assert hasattr(doc, "items") and not hasattr(doc, "append") and not hasattr(doc, "a")
+    assert doc.items  # a bound method
+    with pytest.raises(AttributeError) as error:
+        doc.nope
+    assert str(error.value) == "'simdbridge.Object' object has no attribute 'nope'"
+    with pytest.raises(TypeError):
+        doc.__class__ = dict
+    with pytest.raises(AttributeError):
+        doc.x = 1
+
+
 def test_sequence_protocol():
     arr = simdbridge.parse(b'[1, "two", 3.5, [4], {"five": 5}, null, true, 2, 2]')
     assert isinstance(arr, Sequence) and isinstance(arr, simdbridge.Array)
