@@ -373,6 +373,19 @@ private:
           continue;
         }
         if (i > 0) { out_.append(','); }
+        // Lists of dicts (records) and of lists (coordinates) straight to their writer, past
+        // leaf()'s and composite()'s tests.
+        PyTypeObject *type = Py_TYPE(item);
+        if (type == &PyDict_Type || type == &PyList_Type) {
+          Py_INCREF(item);
+          owned hold(item);
+          if (type == &PyDict_Type) {
+            dict(item, inner, defaults);
+          } else {
+            sequence(item, inner, defaults);
+          }
+          continue;
+        }
         if (!leaf(item)) {
           Py_INCREF(item);
           owned hold(item);
