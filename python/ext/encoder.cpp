@@ -313,6 +313,15 @@ void encoder::encode(PyObject *obj, int level) {
   if (leaf(obj)) { // the exact types, None, True and False; below, their subclasses and the rest
     return;
   }
+  // An exact list or dict before the subclass tests (PyFloat_Check calls PyType_IsSubtype).
+  if (Py_IS_TYPE(obj, &PyList_Type)) {
+    encode_sequence(obj, level);
+    return;
+  }
+  if (Py_IS_TYPE(obj, &PyDict_Type)) {
+    encode_dict(obj, level);
+    return;
+  }
   if (PyUnicode_Check(obj)) {
     encode_string(obj);
   } else if (PyLong_Check(obj)) {
