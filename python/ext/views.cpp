@@ -713,13 +713,38 @@ PyObject *class_name = nullptr; // "__class__", interned
  * Attribute lookup: `__class__` answered at once, the rest as object's lookup does. isinstance()
  * looks `__class__` up on the instance after each class of its tuple that the type does not
  * match (object_isinstance), which would otherwise go through the type's dict to object's
- * descriptor; code walking a document asks isinstance(v, (str, int, ...)) of every Object.
- * Objects only: an Array would then take the lookups that miss (hasattr(a, "items")) through an
- * AttributeError set and cleared, where the generic lookup, called directly, sets none.
+ * descriptor; code walking a document asks isinstance(v, (str, int, ...)) of every view.
  */
 PyObject *object_getattro(PyObject *self, PyObject *name) {
   if (name == class_name) { return Py_NewRef(reinterpret_cast<PyObject *>(Py_TYPE(self))); }
   return PyObject_GenericGetAttr(self, name);
+}
+
+PyObject *array_missing = nullptr; // attribute name -> the AttributeError message for an Array
+
+/**
+ * The same for Array, whose misses (hasattr(a, "items"), asked of every view by code telling
+ * mappings from sequences) must stay cheap. With a tp_getattro of its own, a miss reaches
+ * hasattr as an AttributeError set and cleared (the generic slot is called without one), so
+ * object's message for it is kept per name (up to 64 names) rather than formatted each time.
+ * PyObject_GetAttr adds the name and the object to the error as for any type.
+ */
+PyObject *array_getattro(PyObject *self, PyObject *name) {
+  if (name == class_name) { return Py_NewRef(reinterpret_cast<PyObject *>(Py_TYPE(self))); }
+  PyObject *found = _PyObject_GenericGetAttrWithDict(self, name, nullptr, 1);
+  if (found != nullptr || PyErr_Occurred()) { return found; }
+  PyObject *message = PyDict_GetItemWithError(array_missing, name); // borrowed
+  if (message == nullptr) {
+    if (PyErr_Occurred()) { return nullptr; }
+    message = PyUnicode_FromFormat("'%.50s' object has no attribute '%U'", Py_TYPE(self)->tp_name, name);
+    if (message == nullptr) { return nullptr; }
+    if (PyDict_GET_SIZE(array_missing) >= 64) { PyDict_Clear(array_missing); }
+    const int stored = PyDict_SetItem(array_missing, name, message);
+    Py_DECREF(message); // the dict holds it
+    if (stored < 0) { return nullptr; }
+  }
+  PyErr_SetObject(PyExc_AttributeError, message);
+  return nullptr;
 }
 
 PyMethodDef object_methods[] = {
@@ -818,6 +843,9 @@ bool init_views(PyObject *module) {
   ObjectType.tp_repr = object_repr;
   ObjectType.tp_hash = PyObject_HashNotImplemented;
   ObjectType.tp_getattro = object_getattro;
+  ArrayType.tp_getattro = array_getattro;
+  array_missing = PyDict_New();
+  if (array_missing == nullptr) { return false; }
   class_name = PyUnicode_InternFromString("__class__");
   if (class_name == nullptr) { return false; }
 

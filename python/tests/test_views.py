@@ -80,6 +80,27 @@ def test_object_attributes_as_objects_have_them():
         doc.x = 1
 
 
+def test_array_attributes_as_objects_have_them():
+    # Array answers __class__ itself and keeps the message of a missing attribute per name (a
+    # hasattr miss then formats nothing); what a program sees is object's lookup.
+    arr = simdbridge.parse(b"[1, [2]]")
+    assert arr.__class__ is simdbridge.Array and type(arr[1]) is simdbridge.Array
+    assert not isinstance(arr, (str, int, float, bool, type(None), dict, list, Mapping))
+    assert isinstance(arr, (str, Sequence)) and isinstance(arr, (int, simdbridge.Array))
+    assert hasattr(arr, "index") and hasattr(arr, "count") and arr.index(1) == 0
+    for _ in range(3):
+        assert not hasattr(arr, "items") and getattr(arr, "items", 5) == 5
+    for name in ["items", "nope"] + [f"missing_{i}" for i in range(200)] + ["items"]:
+        with pytest.raises(AttributeError) as error:
+            getattr(arr, name)
+        assert str(error.value) == f"'simdbridge.Array' object has no attribute '{name}'"
+        assert error.value.name == name and error.value.obj is arr
+    with pytest.raises(TypeError):
+        arr.__class__ = list
+    with pytest.raises(AttributeError):
+        arr.x = 1
+
+
 def test_sequence_protocol():
     arr = simdbridge.parse(b'[1, "two", 3.5, [4], {"five": 5}, null, true, 2, 2]')
     assert isinstance(arr, Sequence) and isinstance(arr, simdbridge.Array)
