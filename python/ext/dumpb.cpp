@@ -375,21 +375,17 @@ private:
         if (i > 0) { out_.append(','); }
         // Lists of dicts (records) and of lists (coordinates) straight to their writer, past
         // leaf()'s and composite()'s tests.
-        PyTypeObject *type = Py_TYPE(item);
-        if (type == &PyDict_Type || type == &PyList_Type) {
+        const bool record = Py_TYPE(item) == &PyDict_Type, nested = Py_TYPE(item) == &PyList_Type;
+        if (record || nested || !leaf(item)) {
           Py_INCREF(item);
           owned hold(item);
-          if (type == &PyDict_Type) {
+          if (record) {
             dict(item, inner, defaults);
-          } else {
+          } else if (nested) {
             sequence(item, inner, defaults);
+          } else {
+            composite(item, inner, defaults);
           }
-          continue;
-        }
-        if (!leaf(item)) {
-          Py_INCREF(item);
-          owned hold(item);
-          composite(item, inner, defaults);
         }
       }
       out_.append(']');
