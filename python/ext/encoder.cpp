@@ -313,25 +313,19 @@ void encoder::encode(PyObject *obj, int level) {
   if (leaf(obj)) { // the exact types, None, True and False; below, their subclasses and the rest
     return;
   }
-  // An exact list or dict before the subclass tests (PyFloat_Check calls PyType_IsSubtype).
-  if (Py_IS_TYPE(obj, &PyList_Type)) {
+  // Containers first and the float test last: PyFloat_Check calls PyType_IsSubtype, where the
+  // others read a flag of the type. No class derives from two of these types (their layouts
+  // conflict), so the order cannot change which one json's encoder would take.
+  if (PyList_Check(obj) || PyTuple_Check(obj)) {
     encode_sequence(obj, level);
-    return;
-  }
-  if (Py_IS_TYPE(obj, &PyDict_Type)) {
+  } else if (PyDict_Check(obj)) {
     encode_dict(obj, level);
-    return;
-  }
-  if (PyUnicode_Check(obj)) {
+  } else if (PyUnicode_Check(obj)) {
     encode_string(obj);
   } else if (PyLong_Check(obj)) {
     encode_int(obj);
   } else if (PyFloat_Check(obj)) {
     encode_float(PyFloat_AS_DOUBLE(obj));
-  } else if (PyList_Check(obj) || PyTuple_Check(obj)) {
-    encode_sequence(obj, level);
-  } else if (PyDict_Check(obj)) {
-    encode_dict(obj, level);
   } else {
     if (o_.default_fn == nullptr || o_.default_fn == Py_None) { throw stop{true}; } // not serializable
     enter(obj);
