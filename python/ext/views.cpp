@@ -38,7 +38,11 @@ inline uint64_t key_hash(std::string_view key) noexcept {
   } else {
     for (size_t i = 0; i < n; i++) { first |= uint64_t(uint8_t(key[i])) << (8 * i); }
   }
-  return ((first * 0x9E3779B97F4A7C15ULL) ^ ((last ^ n) * 0xC2B2AE3D27D4EB4FULL)) >> 20;
+  // A multiplication carries each bit only upwards; the 128-bit product's two halves folded
+  // together let every byte reach the low bits the tables mask (ids that differ only in their
+  // last character differ in last's top byte).
+  const __uint128_t product = __uint128_t(first ^ 0x9E3779B97F4A7C15ULL) * ((last ^ n) ^ 0xC2B2AE3D27D4EB4FULL);
+  return uint64_t(product) ^ uint64_t(product >> 64);
 }
 
 /**
@@ -173,41 +177,54 @@ constexpr uint32_t checked_object = 512;
  * no repeated keys; an object that has one (or is larger than checked_object) is read
  * through its member_index, which takes each key once, as json's dict does.
  */
-bool keys_distinct(object_view *v) {
-  if (v->distinct_keys >= 0) { return v->distinct_keys == 1; }
-  const tape_view &t = v->tape;
-  const uint32_t n = t.count(v->index);
-  bool distinct = n <= checked_object;
-  if (distinct && n <= small_object) { // each key against those before it: no table
-    for (size_t j = v->index + 1; distinct && t.kind(j) != tape_kind::object_end; j = t.next(j + 1)) {
-      const std::string_view key = t.string(j);
-      for (size_t p = v->index + 1; p != j; p = t.next(p + 1)) {
-        if (t.string(p) == key) {
-          distinct = false;
-          break;
-        }
-      }
+/** keys_distinct for up to small_object members: each key against those before it, no table,
+ *  by a word of its length and its first and last bytes, then by its bytes where those agree. */
+bool small_keys_distinct(const tape_view &t, size_t index) {
+  uint64_t marks[small_object];
+  const char *bytes[small_object];
+  uint32_t seen = 0;
+  for (size_t j = index + 1; t.kind(j) != tape_kind::object_end; j = t.next(j + 1)) {
+    const std::string_view key = t.string(j);
+    const uint64_t mark = key.empty() ? 0
+                                      : key.size() | uint64_t(uint8_t(key.front())) << 32 |
+                                            uint64_t(uint8_t(key.back())) << 40;
+    for (uint32_t q = 0; q < seen; q++) {
+      if (marks[q] == mark && std::memcmp(bytes[q], key.data(), key.size()) == 0) { return false; }
     }
-  } else if (distinct) {
-    uint32_t table[4 * checked_object]; // tape offsets from the object's start (+1 from it); 0 empty
-    size_t capacity = 16;
-    while (capacity < 4 * size_t(n)) { capacity *= 2; } // at most a quarter full: short probes
-    std::memset(table, 0, capacity * sizeof(uint32_t));
-    const size_t mask = capacity - 1;
-    for (size_t j = v->index + 1; distinct && t.kind(j) != tape_kind::object_end; j = t.next(j + 1)) {
-      const std::string_view key = t.string(j);
-      for (size_t h = key_hash(key) & mask;; h = (h + 1) & mask) {
-        if (table[h] == 0) {
-          table[h] = uint32_t(j - v->index); // a tape holds fewer than 2^32 words
-          break;
-        }
-        if (t.string(v->index + table[h]) == key) {
-          distinct = false;
-          break;
-        }
+    marks[seen] = mark;
+    bytes[seen] = key.data();
+    seen++;
+  }
+  return true;
+}
+
+/** keys_distinct for more than small_object members, up to checked_object: through an
+ *  open-addressing table on the stack (kept out of the small objects' path, for its frame). */
+[[gnu::noinline]] bool large_keys_distinct(const tape_view &t, size_t index, uint32_t n) {
+  uint32_t table[4 * checked_object]; // tape offsets from the object's start (+1 from it); 0 empty
+  size_t capacity = 16;
+  while (capacity < 4 * size_t(n)) { capacity *= 2; } // at most a quarter full: short probes
+  std::memset(table, 0, capacity * sizeof(uint32_t));
+  const size_t mask = capacity - 1;
+  for (size_t j = index + 1; t.kind(j) != tape_kind::object_end; j = t.next(j + 1)) {
+    const std::string_view key = t.string(j);
+    for (size_t h = key_hash(key) & mask;; h = (h + 1) & mask) {
+      if (table[h] == 0) {
+        table[h] = uint32_t(j - index); // a tape holds fewer than 2^32 words
+        break;
       }
+      if (t.string(index + table[h]) == key) { return false; }
     }
   }
+  return true;
+}
+
+bool keys_distinct(object_view *v) {
+  if (v->distinct_keys >= 0) { return v->distinct_keys == 1; }
+  const uint32_t n = v->tape.count(v->index);
+  const bool distinct = n <= small_object   ? small_keys_distinct(v->tape, v->index)
+                        : n <= checked_object ? large_keys_distinct(v->tape, v->index, n)
+                                              : false;
   v->distinct_keys = distinct ? 1 : 0;
   return distinct;
 }

@@ -89,6 +89,18 @@ def test_view_attributes_as_objects_have_them(raw, cls, abc, present, absent):
         view.x = 1
 
 
+@pytest.mark.parametrize("repeat", [False, True])
+def test_large_objects_of_ids_differing_in_their_last_character(repeat):
+    # Keys that share all but their last character (ids) are told apart by the index of a large
+    # object and by its repeated-key check.
+    keys = ["1385863%02d" % i for i in range(200)]
+    members = [(k, i) for i, k in enumerate(keys)] + ([(keys[57], "again")] if repeat else [])
+    text = "{" + ", ".join(f'"{k}": {json.dumps(v)}' for k, v in members) + "}"
+    doc, expected = simdbridge.parse(text), json.loads(text)
+    assert len(doc) == len(expected) and list(doc.items()) == list(expected.items())
+    assert all(doc[k] == expected[k] for k in reversed(keys)) and "138586300x" not in doc
+
+
 def test_sequence_protocol():
     arr = simdbridge.parse(b'[1, "two", 3.5, [4], {"five": 5}, null, true, 2, 2]')
     assert isinstance(arr, Sequence) and isinstance(arr, simdbridge.Array)
