@@ -10,8 +10,12 @@
 //   _PyDict_NewPresized        a dict sized from the tape's member count (builder.cpp)
 //   _PyObject_GetDictPtr       a dataclass's or object's __dict__ slot (dumpb.cpp)
 //   _PyDict_SetItem_KnownHash  before 3.13, below
+//   _PyType_Lookup             a view's method descriptor, from the type's method cache (views.cpp)
+//   _Py_NewReference           before 3.13, below
 // Layouts read directly, below: PyLongObject's digits (3.10, 3.11), PyDictKeysObject (3.11), the
-// calling frame's specialized instruction (3.11).
+// calling frame's specialized instruction (3.11); and PyCFunctionObject, public in
+// cpython/methodobject.h (views.cpp makes bound methods of its own type, a subtype of
+// builtin_function_or_method, from a free list).
 #ifndef SIMDBRIDGE_PYTHON_CPYTHON_INTERNALS_H
 #define SIMDBRIDGE_PYTHON_CPYTHON_INTERNALS_H
 
@@ -34,6 +38,17 @@ inline int set_str_item(PyObject *dict, PyObject *key, PyObject *value) {
   return PyDict_SetItem(dict, key, value);
 #else
   return _PyDict_SetItem_KnownHash(dict, key, value, reinterpret_cast<PyASCIIObject *>(key)->hash);
+#endif
+}
+
+/** An object taken from a free list made alive again: its reference count 1, and on debug builds
+ *  in the list of live objects, as CPython's own free lists do. 3.13 made _Py_NewReference
+ *  internal; there the count is set directly (release builds do no more). */
+inline void revive(PyObject *obj) {
+#if PY_VERSION_HEX >= 0x030D0000
+  Py_SET_REFCNT(obj, 1);
+#else
+  _Py_NewReference(obj);
 #endif
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common.h"
+#include "cpython_internals.h"
 
 #include <structmember.h> // PyMemberDef: where MappingView keeps _mapping
 
@@ -299,10 +300,22 @@ int object_contains(PyObject *self, PyObject *key) {
   return object_find(reinterpret_cast<object_view *>(self), std::string_view(utf8, size_t(n))) != SIZE_MAX;
 }
 
+/** Iterators freed, kept for the next (a walk makes one per container, and drops it at once). */
+constexpr int max_free_iterators = 8;
+view_iterator *free_iterators[max_free_iterators];
+int free_iterator_count = 0;
+
 PyObject *new_iterator(PyTypeObject *type, PyObject *view, size_t position, int what) {
   if (!alive(view)) { return nullptr; }
-  auto *it = PyObject_New(view_iterator, type);
-  if (it == nullptr) { return nullptr; }
+  view_iterator *it;
+  if (free_iterator_count > 0) {
+    it = free_iterators[--free_iterator_count];
+    Py_SET_TYPE(it, type);
+    revive(reinterpret_cast<PyObject *>(it));
+  } else {
+    it = PyObject_New(view_iterator, type);
+    if (it == nullptr) { return nullptr; }
+  }
   Py_INCREF(view);
   it->view = view;
   it->position = position;
@@ -384,8 +397,13 @@ PyObject *iterator_self(PyObject *self) {
 }
 
 void iterator_dealloc(PyObject *self) {
-  Py_XDECREF(reinterpret_cast<view_iterator *>(self)->view);
-  Py_XDECREF(reinterpret_cast<view_iterator *>(self)->pair);
+  auto *it = reinterpret_cast<view_iterator *>(self);
+  Py_XDECREF(it->view);
+  Py_XDECREF(it->pair);
+  if (free_iterator_count < max_free_iterators) {
+    free_iterators[free_iterator_count++] = it;
+    return;
+  }
   PyObject_Free(self);
 }
 
@@ -437,11 +455,29 @@ PyMethodDef items_iter_def = {"__iter__", view_class_iter<2>, METH_O, nullptr};
  * by the collector; one parse() made is not. A Python subclass's own deallocation comes here
  * last, and this one releases the reference to the (heap) type, as subtype_dealloc leaves it to.
  */
+/** Views made by keys(), items() and values() and since freed, kept for the next such call:
+ *  one is made per `for k, v in o.items()`. Only the three classes' own instances are kept. */
+struct free_mapping_views {
+  static constexpr int size = 8;
+  PyObject *views[3][size];
+  int count[3] = {0, 0, 0};
+
+  static int which(PyTypeObject *type) {
+    const auto *t = reinterpret_cast<PyObject *>(type);
+    return t == keys_view_type ? 0 : t == values_view_type ? 1 : t == items_view_type ? 2 : -1;
+  }
+} free_views;
+
 void mapping_view_dealloc(PyObject *self) {
   PyTypeObject *type = Py_TYPE(self);
   PyObject_GC_UnTrack(self);
   Py_CLEAR(*mapping_slot(self));
-  type->tp_free(self);
+  const int what = free_mapping_views::which(type);
+  if (what >= 0 && free_views.count[what] < free_mapping_views::size) {
+    free_views.views[what][free_views.count[what]++] = self;
+  } else {
+    type->tp_free(self);
+  }
   Py_DECREF(type);
 }
 
@@ -477,8 +513,17 @@ PyObject *new_mapping_view(PyObject *type, PyObject *self) {
   // cannot be part of a cycle, so it is made untracked by the collector (PyObject_GC_New, where
   // tp_alloc would zero it and track it), and never walked at a collection. Its one slot is set
   // here; the reference to its heap type is taken by PyObject_GC_New.
-  PyObject *view = reinterpret_cast<PyObject *>(_PyObject_GC_New(reinterpret_cast<PyTypeObject *>(type)));
-  if (view != nullptr) { *mapping_slot(view) = Py_NewRef(self); }
+  PyObject *view;
+  const int what = free_mapping_views::which(reinterpret_cast<PyTypeObject *>(type));
+  if (free_views.count[what] > 0) {
+    view = free_views.views[what][--free_views.count[what]];
+    Py_INCREF(type);
+    revive(view);
+  } else {
+    view = reinterpret_cast<PyObject *>(_PyObject_GC_New(reinterpret_cast<PyTypeObject *>(type)));
+    if (view == nullptr) { return nullptr; }
+  }
+  *mapping_slot(view) = Py_NewRef(self);
   return view;
 }
 
@@ -727,29 +772,129 @@ PySequenceMethods object_sequence = {nullptr, nullptr, nullptr, nullptr, nullptr
 PyObject *class_name = nullptr; // "__class__", interned
 
 /**
- * Attribute lookup: `__class__` answered at once, the rest as object's lookup does. isinstance()
- * looks `__class__` up on the instance after each class of its tuple that the type does not
- * match (object_isinstance), which would otherwise go through the type's dict to object's
- * descriptor; code walking a document asks isinstance(v, (str, int, ...)) of every view.
+ * Bound methods of views (o.items, a.index): builtin_function_or_method objects of a subtype
+ * whose deallocation keeps them on a free list, so that `o.items()` and `hasattr(o, "items")`
+ * neither allocate nor count towards the next garbage collection. They behave as the methods
+ * object's lookup would bind (name, __self__, repr, equality, calls), and are never tracked by
+ * the collector: one holds its view, which holds no Python object but its Document, so no
+ * cycle can pass through it.
+ */
+PyTypeObject ViewMethodType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+constexpr int max_free_methods = 16;
+PyCFunctionObject *free_methods[max_free_methods];
+int free_method_count = 0;
+
+/** The vectorcall of a builtin method by its calling convention (METH_NOARGS, METH_O, ...), as
+ *  PyCFunction_NewEx chooses it; null for METH_VARARGS, which tp_call serves. */
+constexpr int calling_conventions = METH_VARARGS | METH_FASTCALL | METH_NOARGS | METH_O | METH_KEYWORDS;
+vectorcallfunc vectorcalls[calling_conventions + 1];
+
+PyObject *bind_method(PyMethodDef *def, PyObject *self) {
+  PyCFunctionObject *m;
+  if (free_method_count > 0) {
+    m = free_methods[--free_method_count];
+    revive(reinterpret_cast<PyObject *>(m));
+  } else {
+    m = PyObject_GC_New(PyCFunctionObject, &ViewMethodType);
+    if (m == nullptr) { return nullptr; }
+    m->m_module = nullptr;
+    m->m_weakreflist = nullptr;
+  }
+  m->m_ml = def;
+  m->m_self = Py_NewRef(self);
+  m->vectorcall = vectorcalls[def->ml_flags & calling_conventions];
+  return reinterpret_cast<PyObject *>(m);
+}
+
+void view_method_dealloc(PyObject *self) {
+  auto *m = reinterpret_cast<PyCFunctionObject *>(self);
+  if (m->m_weakreflist != nullptr) {
+    PyObject_ClearWeakRefs(self);
+    m->m_weakreflist = nullptr;
+  }
+  Py_CLEAR(m->m_self);
+  if (free_method_count < max_free_methods) {
+    free_methods[free_method_count++] = m;
+    return;
+  }
+  PyObject_GC_Del(self);
+}
+
+/** Each calling convention's vectorcall, read from a builtin function made with it. */
+bool init_view_methods() {
+  static PyMethodDef probes[] = {
+      {"probe", view_enter, METH_NOARGS, nullptr},
+      {"probe", view_enter, METH_O, nullptr},
+      {"probe", view_enter, METH_FASTCALL, nullptr},
+      {"probe", view_enter, METH_FASTCALL | METH_KEYWORDS, nullptr},
+      {"probe", view_enter, METH_VARARGS, nullptr},
+      {"probe", view_enter, METH_VARARGS | METH_KEYWORDS, nullptr},
+  };
+  for (PyMethodDef &probe : probes) {
+    PyObject *f = PyCFunction_NewEx(&probe, Py_None, nullptr);
+    if (f == nullptr) { return false; }
+    vectorcalls[probe.ml_flags] = reinterpret_cast<PyCFunctionObject *>(f)->vectorcall;
+    Py_DECREF(f);
+  }
+  ViewMethodType.tp_name = "simdbridge._core.view_method";
+  ViewMethodType.tp_basicsize = sizeof(PyCFunctionObject);
+  ViewMethodType.tp_base = &PyCFunction_Type;
+  ViewMethodType.tp_dealloc = view_method_dealloc;
+  ViewMethodType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL;
+  ViewMethodType.tp_vectorcall_offset = offsetof(PyCFunctionObject, vectorcall);
+  ViewMethodType.tp_traverse = PyCFunction_Type.tp_traverse; // (gc.get_referents; never tracked)
+  if (PyType_Ready(&ViewMethodType) < 0) { return false; }
+  // PyType_Ready put the type's own __doc__ (None) in its dict, which would hide the method's
+  // (builtin_function_or_method's __doc__ descriptor reads it from the method's definition).
+  if (PyDict_DelItemString(ViewMethodType.tp_dict, "__doc__") < 0) { return false; }
+  PyType_Modified(&ViewMethodType);
+  return true;
+}
+
+/**
+ * Attribute lookup: `__class__` answered at once, methods bound from the free list, the rest as
+ * object's lookup does. isinstance() looks `__class__` up on the instance after each class of
+ * its tuple that the type does not match (object_isinstance), which would otherwise go through
+ * the type's dict to object's descriptor; code walking a document asks isinstance(v, (str, int,
+ * ...)) of every view. A tp_getattro of its own costs a type the interpreter's method call
+ * without a bound method (LOAD_METHOD), which the free list gives back. A method descriptor
+ * found in the type (through its method cache) is what object's lookup would bind: views have
+ * no __dict__ to shadow it.
  */
 PyObject *object_getattro(PyObject *self, PyObject *name) {
   if (name == class_name) { return Py_NewRef(reinterpret_cast<PyObject *>(Py_TYPE(self))); }
+  PyObject *descr = _PyType_Lookup(Py_TYPE(self), name); // borrowed
+  if (descr != nullptr && Py_IS_TYPE(descr, &PyMethodDescr_Type)) {
+    return bind_method(reinterpret_cast<PyMethodDescrObject *>(descr)->d_method, self);
+  }
   return PyObject_GenericGetAttr(self, name);
 }
 
 PyObject *array_missing = nullptr; // attribute name -> the AttributeError message for an Array
+PyObject *last_missing_name = nullptr, *last_missing_message = nullptr; // the last miss, before the dict
 
 /**
  * The same for Array, whose misses (hasattr(a, "items"), asked of every view by code telling
  * mappings from sequences) must stay cheap. With a tp_getattro of its own, a miss reaches
  * hasattr as an AttributeError set and cleared (the generic slot is called without one), so
- * object's message for it is kept per name (up to 64 names) rather than formatted each time.
+ * object's message for it is kept per name (up to 64 names, the last one first) rather than
+ * formatted each time.
  * PyObject_GetAttr adds the name and the object to the error as for any type.
  */
 PyObject *array_getattro(PyObject *self, PyObject *name) {
   if (name == class_name) { return Py_NewRef(reinterpret_cast<PyObject *>(Py_TYPE(self))); }
-  PyObject *found = _PyObject_GenericGetAttrWithDict(self, name, nullptr, 1);
-  if (found != nullptr || PyErr_Occurred()) { return found; }
+  PyObject *descr = _PyType_Lookup(Py_TYPE(self), name); // borrowed
+  if (descr != nullptr) {
+    if (Py_IS_TYPE(descr, &PyMethodDescr_Type)) {
+      return bind_method(reinterpret_cast<PyMethodDescrObject *>(descr)->d_method, self);
+    }
+    return PyObject_GenericGetAttr(self, name);
+  }
+  // Not in the type, and an Array has no __dict__: a miss.
+  if (name == last_missing_name) {
+    PyErr_SetObject(PyExc_AttributeError, last_missing_message);
+    return nullptr;
+  }
   PyObject *message = PyDict_GetItemWithError(array_missing, name); // borrowed
   if (message == nullptr) {
     if (PyErr_Occurred()) { return nullptr; }
@@ -760,6 +905,10 @@ PyObject *array_getattro(PyObject *self, PyObject *name) {
     Py_DECREF(message); // the dict holds it
     if (stored < 0) { return nullptr; }
   }
+  Py_INCREF(name);
+  Py_INCREF(message);
+  Py_XSETREF(last_missing_name, name);
+  Py_XSETREF(last_missing_message, message);
   PyErr_SetObject(PyExc_AttributeError, message);
   return nullptr;
 }
@@ -864,7 +1013,7 @@ bool init_views(PyObject *module) {
   array_missing = PyDict_New();
   if (array_missing == nullptr) { return false; }
   class_name = PyUnicode_InternFromString("__class__");
-  if (class_name == nullptr) { return false; }
+  if (class_name == nullptr || !init_view_methods()) { return false; }
 
   ArrayType.tp_name = "simdbridge.Array";
   ArrayType.tp_basicsize = sizeof(array_view);

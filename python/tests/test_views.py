@@ -3,10 +3,13 @@
 as_dict and as_list; views stay valid while other documents are parsed."""
 import collections.abc
 import gc
+import inspect
 import json
 import random
 import sys
 import threading
+import types
+import weakref
 from collections.abc import Mapping, Sequence
 
 import pytest
@@ -87,6 +90,59 @@ def test_view_attributes_as_objects_have_them(raw, cls, abc, present, absent):
         view.__class__ = dict
     with pytest.raises(AttributeError):
         view.x = 1
+
+
+@pytest.mark.parametrize(
+    "raw, names",
+    [(b'{"a": 1, "b": [2]}', ["items", "keys", "values", "get", "as_dict", "at_pointer"]), (b"[1, [2], 1]", ["index", "count", "as_list"])],
+)
+def test_view_methods_bind_as_objects_lookup_binds_them(raw, names):
+    # A view's methods are bound from a free list of its own builtin_function_or_method subtype:
+    # each lookup gives a method equal to the one object's lookup binds, held ones stay intact
+    # while others are made and dropped, and none keeps its view once dropped.
+    view = simdbridge.parse(raw)
+    references = sys.getrefcount(view)
+    for name in names:
+        method = getattr(view, name)
+        bound = type(view).__dict__[name].__get__(view)
+        assert isinstance(method, types.BuiltinMethodType) and inspect.isbuiltin(method)
+        assert method == bound and hash(method) == hash(bound) and repr(method) == repr(bound)
+        assert method.__self__ is view and method.__name__ == name and method.__qualname__ == bound.__qualname__
+        assert method.__doc__ == bound.__doc__ and not gc.is_tracked(method)
+        reference = weakref.ref(method)
+        del method, bound
+        assert reference() is None
+    other = simdbridge.parse(raw)
+    held = [getattr(v, n) for _ in range(20) for v in (view, other) for n in names[:2]]
+    for _ in range(100):  # made and dropped while the others are held
+        assert hasattr(view, names[0])
+    for i, method in enumerate(held):
+        assert method.__name__ == names[:2][i % 2] and (method.__self__ is view) == (i % 4 < 2)
+    del held, method
+    assert sys.getrefcount(view) == references
+    if isinstance(view, simdbridge.Object):
+        assert view.get("a") == 1 and view.get("z", 5) == 5 and list(view.keys()) == ["a", "b"]
+    else:
+        assert view.index(1, 1) == 2 and view.count(1) == 2
+    call = view.get if isinstance(view, simdbridge.Object) else view.index
+    view.release()
+    with pytest.raises(ValueError):
+        call(1)
+
+
+def test_iterators_and_items_views_held_together_read_their_own_containers():
+    # Iterators and keys/items/values views are kept on free lists when dropped: many held at
+    # once, of both kinds, each reads its own container, also after others were dropped.
+    doc = simdbridge.parse(json.dumps([{"k%d" % i: i, "l": [i, i + 1]} for i in range(30)]))
+    for _ in range(2):
+        items = [o.items() for o in doc]
+        iterators = [(iter(o.items()), iter(o["l"]), iter(o.keys()), iter(o.values())) for o in doc]
+        for i, (pairs, elements, keys, values) in enumerate(iterators):
+            assert materialize(list(pairs)) == [("k%d" % i, i), ("l", [i, i + 1])]
+            assert list(elements) == [i, i + 1] and list(keys) == ["k%d" % i, "l"]
+            assert materialize(list(values)) == [i, [i, i + 1]]
+        assert [materialize(list(v)) for v in items] == [[("k%d" % i, i), ("l", [i, i + 1])] for i in range(30)]
+        del items, iterators
 
 
 @pytest.mark.parametrize("repeat", [False, True])
