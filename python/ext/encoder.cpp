@@ -45,12 +45,22 @@ struct stop {
 
 class encoder {
 public:
-  explicit encoder(const options &o) : o_(o), strings_(o.ensure_ascii) {}
+  explicit encoder(const options &o) : o_(o), strings_(o.ensure_ascii) {
+    if (!o.item_separator.empty() && o.item_separator.size() <= sizeof separator_word_) {
+      std::memcpy(separator_word_, o.item_separator.data(), o.item_separator.size());
+      separator_length_ = o.item_separator.size();
+    }
+  }
 
-  void encode(PyObject *obj, int level);
+  void encode(PyObject *obj, int level) {
+    if (!leaf(obj)) { encode_other(obj, level); }
+  }
   const output &text() const { return out_; }
 
 private:
+  /** A value that is not a leaf (leaf() said so): a container, a subclass, or default's. */
+  void encode_other(PyObject *obj, int level);
+
   void encode_float(double d) {
     if (!std::isfinite(d)) {
       if (!o_.allow_nan) { throw stop{true}; }
@@ -155,12 +165,16 @@ private:
   void encode_sequence(PyObject *seq, int level) {
     // json's C encoder (indent=None) reads a list's or tuple's storage; its Python encoder
     // (with an indent) iterates it, which a subclass may override.
-    PyObject *items = (o_.indented && !PyList_CheckExact(seq) && !PyTuple_CheckExact(seq))
-                          ? PySequence_List(seq)
-                          : PySequence_Fast(seq, "_iterencode_list needs a sequence");
+    // (PySequence_Fast of an exact list or tuple is the object itself, referenced once more.)
+    const bool exact = PyList_CheckExact(seq) || PyTuple_CheckExact(seq);
+    PyObject *items = exact ? Py_NewRef(seq)
+                      : o_.indented ? PySequence_List(seq)
+                                    : PySequence_Fast(seq, "_iterencode_list needs a sequence");
     if (items == nullptr) { throw stop{false}; }
     owned hold(items);
-    if (PySequence_Fast_GET_SIZE(items) == 0) {
+    const bool tuple = PyTuple_Check(items); // else a list: PySequence_Fast gives one or the other
+    const auto size = [&] { return tuple ? PyTuple_GET_SIZE(items) : PyList_GET_SIZE(items); };
+    if (size() == 0) {
       out_.append("[]", 2);
       return;
     }
@@ -168,19 +182,19 @@ private:
     out_.append('[');
     try {
       // The size read again at each step, as json does: a `default` may shorten the list.
-      for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(items); i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(items, i);
+      for (Py_ssize_t i = 0; i < size(); i++) {
+        PyObject *item = tuple ? PyTuple_GET_ITEM(items, i) : PyList_GET_ITEM(items, i);
         if (!o_.indented && Py_TYPE(item) == &PyFloat_Type && std::isfinite(PyFloat_AS_DOUBLE(item))) {
           // A finite float (lists of numbers are where the per-item steps show): its separator
           // and its text after one reservation, as dumpb writes a list's floats.
-          out_.reserve(o_.item_separator.size() + 48);
-          if (i > 0) { out_.put(o_.item_separator.data(), o_.item_separator.size()); }
+          out_.reserve(sizeof separator_word_ + 48);
+          if (i > 0) { put_item_separator(); }
           out_.advance(write_double(PyFloat_AS_DOUBLE(item), out_.tail(), -3, true));
           continue;
         }
         if (i > 0) { out_.append(o_.item_separator); }
         if (o_.indented) { newline(level + 1); }
-        if (!leaf(item)) { encode(item, level + 1); }
+        if (!leaf(item)) { encode_other(item, level + 1); }
       }
     } catch (...) {
       leave(seq);
@@ -267,7 +281,7 @@ private:
             if (!leaf(value)) {
               Py_INCREF(value);
               owned hold_value(value);
-              encode(value, level + 1);
+              encode_other(value, level + 1);
               if ((e = unicode_entries(dict)) == nullptr) { break; }
             }
           }
@@ -303,19 +317,30 @@ private:
     out_.append('}');
   }
 
+  /** The item separator, after a reservation of at least 8 bytes: one 8-byte store where it
+   *  is that short (", " and "," are), the bytes past it written over next. */
+  void put_item_separator() {
+    if (separator_length_ != 0) {
+      std::memcpy(out_.tail(), separator_word_, sizeof separator_word_);
+      out_.advance(separator_length_);
+    } else {
+      out_.append(o_.item_separator);
+    }
+  }
+
   const options &o_;
   string_writer strings_;
   output out_;
   std::vector<PyObject *> open_; // the containers being encoded, for the circular check
+  char separator_word_[8] = {};
+  size_t separator_length_ = 0; // 0: longer than the word
 };
 
-void encoder::encode(PyObject *obj, int level) {
-  if (leaf(obj)) { // the exact types, None, True and False; below, their subclasses and the rest
-    return;
-  }
-  // Containers first and the float test last: PyFloat_Check calls PyType_IsSubtype, where the
-  // others read a flag of the type. No class derives from two of these types (their layouts
-  // conflict), so the order cannot change which one json's encoder would take.
+void encoder::encode_other(PyObject *obj, int level) {
+  // Not the exact types, None, True or False (leaf() wrote those): containers, subclasses and
+  // the rest. Containers first and the float test last: PyFloat_Check calls PyType_IsSubtype,
+  // where the others read a flag of the type. No class derives from two of these types (their
+  // layouts conflict), so the order cannot change which one json's encoder would take.
   if (PyList_Check(obj) || PyTuple_Check(obj)) {
     encode_sequence(obj, level);
   } else if (PyDict_Check(obj)) {

@@ -9,6 +9,7 @@ import itertools
 import json
 import math
 import random
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -150,6 +151,36 @@ def test_errors_match():
         ([decimal.Decimal(1)], {"default": lambda o: o}),  # default returns itself: a cycle
     ]:
         check(obj, **kw)
+
+
+def test_nesting_counts_against_the_recursion_limit_and_gives_it_back():
+    # Each container takes one level of the interpreter's recursion counter, as json's encoder
+    # takes it: a raised limit lets deeper documents through, a lowered one stops them, and
+    # neither an error nor a success leaves the counter moved.
+    def reachable():
+        def down(n):
+            try:
+                return down(n + 1)
+            except RecursionError:
+                return n
+
+        return down(0)
+
+    before = reachable()
+    limit = sys.getrecursionlimit()
+    deep = []
+    for _ in range(3000):
+        deep = [deep, 1.5]
+    try:
+        sys.setrecursionlimit(limit + 4000)
+        assert simdbridge.dumps(deep) == json.dumps(deep)
+        sys.setrecursionlimit(limit)
+        for _ in range(50):
+            with pytest.raises(RecursionError):
+                simdbridge.dumps(deep)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert reachable() == before
 
 
 def test_deep_nesting_raises_what_json_raises():
