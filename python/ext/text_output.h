@@ -139,71 +139,79 @@ private:
   char *data_ = nullptr;
 };
 
-/** An unsigned 64-bit integer's digits (unchecked: the caller reserves 24 bytes, see
- *  write_decimal_digits); below 10^10 (counts, flags, ids, timestamps: most integers in JSON)
- *  from a table of digit pairs, inline. */
-inline void put_uint64(output &out, uint64_t v) {
-  static constexpr char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                  "8081828384858687888990919293949596979899";
-  char *t = out.tail();
+/** The digit pairs "00" to "99", for the integer writers below. */
+inline constexpr char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                      "8081828384858687888990919293949596979899";
+
+/** The digits of v < 10^4 at t (room for 4 bytes; all may be written); returns their end. */
+[[gnu::always_inline]] inline char *digits_below_10k(char *t, uint32_t v) {
   if (v < 100) {
-    t[0] = pairs[2 * v + (v < 10)];
-    t[1] = pairs[2 * v + 1];
-    out.advance(v < 10 ? 1 : 2);
-  } else if (v < 10000) {
-    const uint32_t high = uint32_t(v) / 100, low = uint32_t(v) % 100;
-    if (v < 1000) {
-      t[0] = char('0' + high);
-      std::memcpy(t + 1, pairs + 2 * low, 2);
-      out.advance(3);
-    } else {
-      std::memcpy(t, pairs + 2 * high, 2);
-      std::memcpy(t + 2, pairs + 2 * low, 2);
-      out.advance(4);
-    }
-  } else if (v < 100000000) {
-    // 5 to 8 digits: the last four as two pairs, the one to four before them as above. Table
-    // loads, independent of each other: a shorter chain than eight_digit_word's arithmetic.
-    const uint32_t high = uint32_t(v) / 10000, low = uint32_t(v) % 10000;
-    const uint32_t hh = high / 100, hl = high % 100;
-    char *d = t;
-    if (hh == 0) {
-      d[0] = pairs[2 * hl + (hl < 10)];
-      d[1] = pairs[2 * hl + 1];
-      d += hl < 10 ? 1 : 2;
-    } else {
-      d[0] = pairs[2 * hh + (hh < 10)];
-      d[1] = pairs[2 * hh + 1];
-      d += hh < 10 ? 1 : 2;
-      std::memcpy(d, pairs + 2 * hl, 2);
-      d += 2;
-    }
-    std::memcpy(d, pairs + 2 * (low / 100), 2);
-    std::memcpy(d + 2, pairs + 2 * (low % 100), 2);
-    out.advance(size_t(d + 4 - t));
-  } else if (v < 10000000000) {
-    // 9 or 10 digits (ids, Unix timestamps): the one or two before the last eight, then those
-    // as four pairs.
-    const uint64_t top = v / 100000000;
-    const uint32_t low = uint32_t(v - top * 100000000), high = low / 10000, rest = low % 10000;
-    t[0] = pairs[2 * top + (top < 10)];
-    t[1] = pairs[2 * top + 1];
-    char *d = t + (top < 10 ? 1 : 2);
-    std::memcpy(d, pairs + 2 * (high / 100), 2);
-    std::memcpy(d + 2, pairs + 2 * (high % 100), 2);
-    std::memcpy(d + 4, pairs + 2 * (rest / 100), 2);
-    std::memcpy(d + 6, pairs + 2 * (rest % 100), 2);
-    out.advance(size_t(d + 8 - t));
-  } else {
-    out.advance(write_decimal_digits(v, out.tail()));
+    t[0] = digit_pairs[2 * v + (v < 10)];
+    t[1] = digit_pairs[2 * v + 1];
+    return t + (v < 10 ? 1 : 2);
   }
+  const uint32_t high = v / 100, low = v % 100;
+  if (v < 1000) {
+    t[0] = char('0' + high);
+    std::memcpy(t + 1, digit_pairs + 2 * low, 2);
+    return t + 3;
+  }
+  std::memcpy(t, digit_pairs + 2 * high, 2);
+  std::memcpy(t + 2, digit_pairs + 2 * low, 2);
+  return t + 4;
 }
 
-/** A 64-bit integer's digits, its sign first (unchecked: the caller reserves 25 bytes). */
+/** The digits of v >= 10^8 at t: 9 or 10 digits (ids, Unix timestamps) from the pair table,
+ *  the rest as write_decimal_digits writes them. */
+[[gnu::noinline]] inline char *digits_from_100m(char *t, uint64_t v) {
+  if (v >= 10000000000) { return t + write_decimal_digits(v, t); }
+  // The one or two digits before the last eight, then those as four pairs.
+  const uint64_t top = v / 100000000;
+  const uint32_t low = uint32_t(v - top * 100000000), high = low / 10000, rest = low % 10000;
+  t[0] = digit_pairs[2 * top + (top < 10)];
+  t[1] = digit_pairs[2 * top + 1];
+  char *d = t + (top < 10 ? 1 : 2);
+  std::memcpy(d, digit_pairs + 2 * (high / 100), 2);
+  std::memcpy(d + 2, digit_pairs + 2 * (high % 100), 2);
+  std::memcpy(d + 4, digit_pairs + 2 * (rest / 100), 2);
+  std::memcpy(d + 6, digit_pairs + 2 * (rest % 100), 2);
+  return d + 8;
+}
+
+/**
+ * An unsigned 64-bit integer's digits at t (room for 24 bytes, see write_decimal_digits);
+ * returns their end. Below 10^8 (counts, flags, ids: most integers in JSON) from a table of
+ * digit pairs, the larger ones out of line: the common path needs few registers, where one
+ * function for every range saved six of them on each call.
+ */
+[[gnu::always_inline]] inline char *uint64_into(char *t, uint64_t v) {
+  if (v < 10000) { return digits_below_10k(t, uint32_t(v)); }
+  if (v >= 100000000) { return digits_from_100m(t, v); }
+  // 5 to 8 digits: the one to four before the last four, then those as two pairs. Table loads,
+  // independent of each other: a shorter chain than eight_digit_word's arithmetic.
+  const uint32_t high = uint32_t(v) / 10000, low = uint32_t(v) % 10000;
+  char *d = digits_below_10k(t, high);
+  std::memcpy(d, digit_pairs + 2 * (low / 100), 2);
+  std::memcpy(d + 2, digit_pairs + 2 * (low % 100), 2);
+  return d + 4;
+}
+
+/** A signed 64-bit integer's text at t (room for 25 bytes); returns its end. */
+[[gnu::always_inline]] inline char *int64_into(char *t, int64_t v) {
+  if (v < 0) { *t++ = '-'; }
+  return uint64_into(t, v < 0 ? 0 - uint64_t(v) : uint64_t(v));
+}
+
+/** The same into the output (unchecked: the caller reserves 24 bytes, 25 for a signed one). */
+inline void put_uint64(output &out, uint64_t v) {
+  char *t = out.tail();
+  out.advance(size_t(uint64_into(t, v) - t));
+}
+
 inline void put_int64(output &out, int64_t v) {
-  if (v < 0) { out.put('-'); }
-  put_uint64(out, v < 0 ? 0 - uint64_t(v) : uint64_t(v));
+  char *t = out.tail();
+  out.advance(size_t(int64_into(t, v) - t));
 }
 
 /** A finite double's text into the output: the core's write_double (see writer.h for the layouts). */
