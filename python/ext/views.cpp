@@ -448,13 +448,6 @@ PyMethodDef keys_iter_def = {"__iter__", view_class_iter<0>, METH_O, nullptr};
 PyMethodDef values_iter_def = {"__iter__", view_class_iter<1>, METH_O, nullptr};
 PyMethodDef items_iter_def = {"__iter__", view_class_iter<2>, METH_O, nullptr};
 
-/**
- * The views' deallocation: the one slot there is (`_mapping`; every class up to MappingView has
- * __slots__), without subtype_dealloc's general path (finalizers, weak references, a __dict__,
- * the trashcan), which none of them has. A view made in Python (ObjectItems(mapping)) is tracked
- * by the collector; one parse() made is not. A Python subclass's own deallocation comes here
- * last, and this one releases the reference to the (heap) type, as subtype_dealloc leaves it to.
- */
 /** Views made by keys(), items() and values() and since freed, kept for the next such call:
  *  one is made per `for k, v in o.items()`. Only the three classes' own instances are kept. */
 struct free_mapping_views {
@@ -468,6 +461,14 @@ struct free_mapping_views {
   }
 } free_views;
 
+/**
+ * The views' deallocation: the one slot there is (`_mapping`; every class up to MappingView has
+ * __slots__), without subtype_dealloc's general path (finalizers, weak references, a __dict__,
+ * the trashcan), which none of them has. A view made in Python (ObjectItems(mapping)) is tracked
+ * by the collector; one parse() made is not. A Python subclass's own deallocation comes here
+ * last, and this one releases the reference to the (heap) type, as subtype_dealloc leaves it to.
+ * The three classes' own instances go to free_views, the rest back to the allocator.
+ */
 void mapping_view_dealloc(PyObject *self) {
   PyTypeObject *type = Py_TYPE(self);
   PyObject_GC_UnTrack(self);
@@ -515,7 +516,7 @@ PyObject *new_mapping_view(PyObject *type, PyObject *self) {
   // here; the reference to its heap type is taken by PyObject_GC_New.
   PyObject *view;
   const int what = free_mapping_views::which(reinterpret_cast<PyTypeObject *>(type));
-  if (free_views.count[what] > 0) {
+  if (what >= 0 && free_views.count[what] > 0) {
     view = free_views.views[what][--free_views.count[what]];
     Py_INCREF(type);
     revive(view);
@@ -789,6 +790,14 @@ int free_method_count = 0;
 constexpr int calling_conventions = METH_VARARGS | METH_FASTCALL | METH_NOARGS | METH_O | METH_KEYWORDS;
 vectorcallfunc vectorcalls[calling_conventions + 1];
 
+/** Whether bind_method makes what object's lookup binds for def: not for a method that takes
+ *  its defining class (METH_METHOD, a PyCMethodObject), nor for a convention without a
+ *  vectorcall other than METH_VARARGS. */
+bool bindable(const PyMethodDef *def) {
+  const int flags = def->ml_flags;
+  return !(flags & METH_METHOD) && (vectorcalls[flags & calling_conventions] != nullptr || (flags & METH_VARARGS));
+}
+
 PyObject *bind_method(PyMethodDef *def, PyObject *self) {
   PyCFunctionObject *m;
   if (free_method_count > 0) {
@@ -864,7 +873,8 @@ bool init_view_methods() {
 PyObject *object_getattro(PyObject *self, PyObject *name) {
   if (name == class_name) { return Py_NewRef(reinterpret_cast<PyObject *>(Py_TYPE(self))); }
   PyObject *descr = _PyType_Lookup(Py_TYPE(self), name); // borrowed
-  if (descr != nullptr && Py_IS_TYPE(descr, &PyMethodDescr_Type)) {
+  if (descr != nullptr && Py_IS_TYPE(descr, &PyMethodDescr_Type) &&
+      bindable(reinterpret_cast<PyMethodDescrObject *>(descr)->d_method)) {
     return bind_method(reinterpret_cast<PyMethodDescrObject *>(descr)->d_method, self);
   }
   return PyObject_GenericGetAttr(self, name);
@@ -885,7 +895,7 @@ PyObject *array_getattro(PyObject *self, PyObject *name) {
   if (name == class_name) { return Py_NewRef(reinterpret_cast<PyObject *>(Py_TYPE(self))); }
   PyObject *descr = _PyType_Lookup(Py_TYPE(self), name); // borrowed
   if (descr != nullptr) {
-    if (Py_IS_TYPE(descr, &PyMethodDescr_Type)) {
+    if (Py_IS_TYPE(descr, &PyMethodDescr_Type) && bindable(reinterpret_cast<PyMethodDescrObject *>(descr)->d_method)) {
       return bind_method(reinterpret_cast<PyMethodDescrObject *>(descr)->d_method, self);
     }
     return PyObject_GenericGetAttr(self, name);

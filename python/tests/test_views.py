@@ -94,7 +94,10 @@ def test_view_attributes_as_objects_have_them(raw, cls, abc, present, absent):
 
 @pytest.mark.parametrize(
     "raw, names",
-    [(b'{"a": 1, "b": [2]}', ["items", "keys", "values", "get", "as_dict", "at_pointer"]), (b"[1, [2], 1]", ["index", "count", "as_list"])],
+    [
+        (b'{"a": 1, "b": [2]}', ["items", "keys", "values", "get", "as_dict", "at_pointer"]),
+        (b"[1, [2], 1]", ["index", "count", "as_list"]),
+    ],
 )
 def test_view_methods_bind_as_objects_lookup_binds_them(raw, names):
     # A view's methods are bound from a free list of its own builtin_function_or_method subtype:
@@ -120,6 +123,9 @@ def test_view_methods_bind_as_objects_lookup_binds_them(raw, names):
         assert method.__name__ == names[:2][i % 2] and (method.__self__ is view) == (i % 4 < 2)
     del held, method
     assert sys.getrefcount(view) == references
+    # Methods object gives every type bind the same way.
+    assert view.__sizeof__() == object.__sizeof__(view) and view.__format__("") == str(view)
+    assert view.__reduce_ex__ == object.__reduce_ex__.__get__(view) and view.__dir__() == object.__dir__(view)
     if isinstance(view, simdbridge.Object):
         assert view.get("a") == 1 and view.get("z", 5) == 5 and list(view.keys()) == ["a", "b"]
     else:
