@@ -109,6 +109,28 @@ PyObject *keys_view_type = nullptr;   // a collections.abc.KeysView with a nativ
 PyObject *items_view_type = nullptr;  // a collections.abc.ItemsView with a native __iter__
 PyObject *values_view_type = nullptr; // a collections.abc.ValuesView with a native __iter__
 
+/**
+ * Objects of one kind freed and kept for the next to be made, up to N: take() gives one back alive
+ * (its reference count 1), or null where there is none; keep() is false where the list is full
+ * (the caller frees the object). Touched with the GIL held only.
+ */
+template <typename T, int N> struct free_list {
+  T *items[N];
+  int count = 0;
+
+  T *take() {
+    if (count == 0) { return nullptr; }
+    T *object = items[--count];
+    revive(reinterpret_cast<PyObject *>(object));
+    return object;
+  }
+  bool keep(T *object) {
+    if (count == N) { return false; }
+    items[count++] = object;
+    return true;
+  }
+};
+
 /** False, with ValueError set, where the view's document was released (Object and Array share
  *  their first fields' layout). */
 bool alive(PyObject *view) {
@@ -301,20 +323,15 @@ int object_contains(PyObject *self, PyObject *key) {
 }
 
 /** Iterators freed, kept for the next (a walk makes one per container, and drops it at once). */
-constexpr int max_free_iterators = 8;
-view_iterator *free_iterators[max_free_iterators];
-int free_iterator_count = 0;
+free_list<view_iterator, 8> free_iterators;
 
 PyObject *new_iterator(PyTypeObject *type, PyObject *view, size_t position, int what) {
   if (!alive(view)) { return nullptr; }
-  view_iterator *it;
-  if (free_iterator_count > 0) {
-    it = free_iterators[--free_iterator_count];
+  view_iterator *it = free_iterators.take();
+  if (it != nullptr) {
     Py_SET_TYPE(it, type);
-    revive(reinterpret_cast<PyObject *>(it));
-  } else {
-    it = PyObject_New(view_iterator, type);
-    if (it == nullptr) { return nullptr; }
+  } else if ((it = PyObject_New(view_iterator, type)) == nullptr) {
+    return nullptr;
   }
   Py_INCREF(view);
   it->view = view;
@@ -400,11 +417,7 @@ void iterator_dealloc(PyObject *self) {
   auto *it = reinterpret_cast<view_iterator *>(self);
   Py_XDECREF(it->view);
   Py_XDECREF(it->pair);
-  if (free_iterator_count < max_free_iterators) {
-    free_iterators[free_iterator_count++] = it;
-    return;
-  }
-  PyObject_Free(self);
+  if (!free_iterators.keep(it)) { PyObject_Free(self); }
 }
 
 PyObject *object_get(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -450,16 +463,15 @@ PyMethodDef items_iter_def = {"__iter__", view_class_iter<2>, METH_O, nullptr};
 
 /** Views made by keys(), items() and values() and since freed, kept for the next such call:
  *  one is made per `for k, v in o.items()`. Only the three classes' own instances are kept. */
-struct free_mapping_views {
-  static constexpr int size = 8;
-  PyObject *views[3][size];
-  int count[3] = {0, 0, 0};
+free_list<PyObject, 8> free_views[3];
 
-  static int which(PyTypeObject *type) {
-    const auto *t = reinterpret_cast<PyObject *>(type);
-    return t == keys_view_type ? 0 : t == values_view_type ? 1 : t == items_view_type ? 2 : -1;
-  }
-} free_views;
+/** The free list of the views of `type`, or null for any other class. */
+free_list<PyObject, 8> *free_views_of(PyTypeObject *type) {
+  const auto *t = reinterpret_cast<PyObject *>(type);
+  return t == keys_view_type ? &free_views[0] : t == values_view_type ? &free_views[1]
+                                              : t == items_view_type  ? &free_views[2]
+                                                                      : nullptr;
+}
 
 /**
  * The views' deallocation: the one slot there is (`_mapping`; every class up to MappingView has
@@ -473,12 +485,8 @@ void mapping_view_dealloc(PyObject *self) {
   PyTypeObject *type = Py_TYPE(self);
   PyObject_GC_UnTrack(self);
   Py_CLEAR(*mapping_slot(self));
-  const int what = free_mapping_views::which(type);
-  if (what >= 0 && free_views.count[what] < free_mapping_views::size) {
-    free_views.views[what][free_views.count[what]++] = self;
-  } else {
-    type->tp_free(self);
-  }
+  free_list<PyObject, 8> *kept = free_views_of(type);
+  if (kept == nullptr || !kept->keep(self)) { type->tp_free(self); }
   Py_DECREF(type);
 }
 
@@ -514,15 +522,13 @@ PyObject *new_mapping_view(PyObject *type, PyObject *self) {
   // cannot be part of a cycle, so it is made untracked by the collector (PyObject_GC_New, where
   // tp_alloc would zero it and track it), and never walked at a collection. Its one slot is set
   // here; the reference to its heap type is taken by PyObject_GC_New.
-  PyObject *view;
-  const int what = free_mapping_views::which(reinterpret_cast<PyTypeObject *>(type));
-  if (what >= 0 && free_views.count[what] > 0) {
-    view = free_views.views[what][--free_views.count[what]];
+  auto *t = reinterpret_cast<PyTypeObject *>(type);
+  free_list<PyObject, 8> *kept = free_views_of(t);
+  PyObject *view = kept != nullptr ? kept->take() : nullptr;
+  if (view != nullptr) {
     Py_INCREF(type);
-    revive(view);
-  } else {
-    view = reinterpret_cast<PyObject *>(_PyObject_GC_New(reinterpret_cast<PyTypeObject *>(type)));
-    if (view == nullptr) { return nullptr; }
+  } else if ((view = reinterpret_cast<PyObject *>(_PyObject_GC_New(t))) == nullptr) {
+    return nullptr;
   }
   *mapping_slot(view) = Py_NewRef(self);
   return view;
@@ -781,29 +787,27 @@ PyObject *class_name = nullptr; // "__class__", interned
  * cycle can pass through it.
  */
 PyTypeObject ViewMethodType = {PyVarObject_HEAD_INIT(nullptr, 0)};
-constexpr int max_free_methods = 16;
-PyCFunctionObject *free_methods[max_free_methods];
-int free_method_count = 0;
+free_list<PyCFunctionObject, 16> free_methods;
 
 /** The vectorcall of a builtin method by its calling convention (METH_NOARGS, METH_O, ...), as
  *  PyCFunction_NewEx chooses it; null for METH_VARARGS, which tp_call serves. */
 constexpr int calling_conventions = METH_VARARGS | METH_FASTCALL | METH_NOARGS | METH_O | METH_KEYWORDS;
 vectorcallfunc vectorcalls[calling_conventions + 1];
 
-/** Whether bind_method makes what object's lookup binds for def: not for a method that takes
- *  its defining class (METH_METHOD, a PyCMethodObject), nor for a convention without a
- *  vectorcall other than METH_VARARGS. */
-bool bindable(const PyMethodDef *def) {
-  const int flags = def->ml_flags;
+/** Whether descr (found in a view's type) is a method that bind_method binds as object's lookup
+ *  would: not one that takes its defining class (METH_METHOD, a PyCMethodObject), nor one of a
+ *  convention without a vectorcall other than METH_VARARGS. */
+bool bindable(PyObject *descr) {
+  if (descr == nullptr || !Py_IS_TYPE(descr, &PyMethodDescr_Type)) { return false; }
+  const int flags = reinterpret_cast<PyMethodDescrObject *>(descr)->d_method->ml_flags;
   return !(flags & METH_METHOD) && (vectorcalls[flags & calling_conventions] != nullptr || (flags & METH_VARARGS));
 }
 
-PyObject *bind_method(PyMethodDef *def, PyObject *self) {
-  PyCFunctionObject *m;
-  if (free_method_count > 0) {
-    m = free_methods[--free_method_count];
-    revive(reinterpret_cast<PyObject *>(m));
-  } else {
+/** A bindable() method descriptor's method bound to self, from the free list. */
+PyObject *bind_method(PyObject *descr, PyObject *self) {
+  PyMethodDef *def = reinterpret_cast<PyMethodDescrObject *>(descr)->d_method;
+  PyCFunctionObject *m = free_methods.take();
+  if (m == nullptr) {
     m = PyObject_GC_New(PyCFunctionObject, &ViewMethodType);
     if (m == nullptr) { return nullptr; }
     m->m_module = nullptr;
@@ -822,11 +826,7 @@ void view_method_dealloc(PyObject *self) {
     m->m_weakreflist = nullptr;
   }
   Py_CLEAR(m->m_self);
-  if (free_method_count < max_free_methods) {
-    free_methods[free_method_count++] = m;
-    return;
-  }
-  PyObject_GC_Del(self);
+  if (!free_methods.keep(m)) { PyObject_GC_Del(self); }
 }
 
 /** Each calling convention's vectorcall, read from a builtin function made with it. */
@@ -873,11 +873,7 @@ bool init_view_methods() {
 PyObject *object_getattro(PyObject *self, PyObject *name) {
   if (name == class_name) { return Py_NewRef(reinterpret_cast<PyObject *>(Py_TYPE(self))); }
   PyObject *descr = _PyType_Lookup(Py_TYPE(self), name); // borrowed
-  if (descr != nullptr && Py_IS_TYPE(descr, &PyMethodDescr_Type) &&
-      bindable(reinterpret_cast<PyMethodDescrObject *>(descr)->d_method)) {
-    return bind_method(reinterpret_cast<PyMethodDescrObject *>(descr)->d_method, self);
-  }
-  return PyObject_GenericGetAttr(self, name);
+  return bindable(descr) ? bind_method(descr, self) : PyObject_GenericGetAttr(self, name);
 }
 
 PyObject *array_missing = nullptr; // attribute name -> the AttributeError message for an Array
@@ -894,12 +890,7 @@ PyObject *last_missing_name = nullptr, *last_missing_message = nullptr; // the l
 PyObject *array_getattro(PyObject *self, PyObject *name) {
   if (name == class_name) { return Py_NewRef(reinterpret_cast<PyObject *>(Py_TYPE(self))); }
   PyObject *descr = _PyType_Lookup(Py_TYPE(self), name); // borrowed
-  if (descr != nullptr) {
-    if (Py_IS_TYPE(descr, &PyMethodDescr_Type) && bindable(reinterpret_cast<PyMethodDescrObject *>(descr)->d_method)) {
-      return bind_method(reinterpret_cast<PyMethodDescrObject *>(descr)->d_method, self);
-    }
-    return PyObject_GenericGetAttr(self, name);
-  }
+  if (descr != nullptr) { return bindable(descr) ? bind_method(descr, self) : PyObject_GenericGetAttr(self, name); }
   // Not in the type, and an Array has no __dict__: a miss.
   if (name == last_missing_name) {
     PyErr_SetObject(PyExc_AttributeError, last_missing_message);
