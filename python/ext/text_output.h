@@ -144,6 +144,14 @@ inline constexpr char digit_pairs[] = "00010203040506070809101112131415161718192
                                       "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                       "8081828384858687888990919293949596979899";
 
+/** v < 10^4 as exactly four digits at t (leading zeros included), two pairs from the table;
+ *  returns their end. */
+[[gnu::always_inline]] inline char *four_digits(char *t, uint32_t v) {
+  std::memcpy(t, digit_pairs + 2 * (v / 100), 2);
+  std::memcpy(t + 2, digit_pairs + 2 * (v % 100), 2);
+  return t + 4;
+}
+
 /** The digits of v < 10^4 at t (room for 4 bytes; all may be written); returns their end. */
 [[gnu::always_inline]] inline char *digits_below_10k(char *t, uint32_t v) {
   if (v < 100) {
@@ -151,15 +159,12 @@ inline constexpr char digit_pairs[] = "00010203040506070809101112131415161718192
     t[1] = digit_pairs[2 * v + 1];
     return t + (v < 10 ? 1 : 2);
   }
-  const uint32_t high = v / 100, low = v % 100;
   if (v < 1000) {
-    t[0] = char('0' + high);
-    std::memcpy(t + 1, digit_pairs + 2 * low, 2);
+    t[0] = char('0' + v / 100);
+    std::memcpy(t + 1, digit_pairs + 2 * (v % 100), 2);
     return t + 3;
   }
-  std::memcpy(t, digit_pairs + 2 * high, 2);
-  std::memcpy(t + 2, digit_pairs + 2 * low, 2);
-  return t + 4;
+  return four_digits(t, v);
 }
 
 /** The digits of v >= 10^8 at t: 9 or 10 digits (ids, Unix timestamps) from the pair table,
@@ -168,15 +173,10 @@ inline constexpr char digit_pairs[] = "00010203040506070809101112131415161718192
   if (v >= 10000000000) { return t + write_decimal_digits(v, t); }
   // The one or two digits before the last eight, then those as four pairs.
   const uint64_t top = v / 100000000;
-  const uint32_t low = uint32_t(v - top * 100000000), high = low / 10000, rest = low % 10000;
-  t[0] = digit_pairs[2 * top + (top < 10)];
-  t[1] = digit_pairs[2 * top + 1];
-  char *d = t + (top < 10 ? 1 : 2);
-  std::memcpy(d, digit_pairs + 2 * (high / 100), 2);
-  std::memcpy(d + 2, digit_pairs + 2 * (high % 100), 2);
-  std::memcpy(d + 4, digit_pairs + 2 * (rest / 100), 2);
-  std::memcpy(d + 6, digit_pairs + 2 * (rest % 100), 2);
-  return d + 8;
+  const uint32_t low = uint32_t(v - top * 100000000);
+  char *d = digits_below_10k(t, uint32_t(top));
+  d = four_digits(d, low / 10000);
+  return four_digits(d, low % 10000);
 }
 
 /**
@@ -190,11 +190,7 @@ inline constexpr char digit_pairs[] = "00010203040506070809101112131415161718192
   if (v >= 100000000) { return digits_from_100m(t, v); }
   // 5 to 8 digits: the one to four before the last four, then those as two pairs. Table loads,
   // independent of each other: a shorter chain than eight_digit_word's arithmetic.
-  const uint32_t high = uint32_t(v) / 10000, low = uint32_t(v) % 10000;
-  char *d = digits_below_10k(t, high);
-  std::memcpy(d, digit_pairs + 2 * (low / 100), 2);
-  std::memcpy(d + 2, digit_pairs + 2 * (low % 100), 2);
-  return d + 4;
+  return four_digits(digits_below_10k(t, uint32_t(v) / 10000), uint32_t(v) % 10000);
 }
 
 /** A signed 64-bit integer's text at t (room for 25 bytes); returns its end. */
