@@ -90,6 +90,11 @@ public abstract class BeanAccess {
         ((BindingWriter) out).writeRaw(key);
     }
 
+    /** A key of at most 16 bytes, as two little-endian words and its length (see writeRaw16). */
+    protected static void writeKey(Object out, long first, long second, int length) {
+        ((BindingWriter) out).writeRaw16(first, second, length);
+    }
+
     /** Whether the write in progress leaves out properties that are null. */
     protected static boolean omitsNulls(Object out) {
         return ((BindingWriter) out).omitsNulls();

@@ -11,6 +11,12 @@ public abstract class BindingWriter {
 
     public abstract void writeRaw(byte[] bytes);
 
+    /**
+     * Writes the first {@code length} (at most 16) bytes of {@code first} and {@code second}
+     * (little-endian): a short key, given as constants by the generated code.
+     */
+    public abstract void writeRaw16(long first, long second, int length);
+
     public abstract boolean omitsNulls();
 
     public abstract void writeNull();

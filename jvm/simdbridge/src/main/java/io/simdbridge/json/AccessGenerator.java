@@ -23,6 +23,7 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -299,7 +300,7 @@ final class AccessGenerator {
             BeanModel.Property prop = model.write.get(p);
             Class<?> raw = prop.raw;
             if (raw.isPrimitive()) {
-                key(code, p, state);
+                key(code, model, p, state);
                 code.aload(2);
                 loadValue(code, beanDesc, prop);
                 String write = raw == long.class ? "writeLong" : raw == double.class ? "writeDouble"
@@ -319,12 +320,12 @@ final class AccessGenerator {
             code.aload(2);
             code.invokestatic(CD_ACCESS, "omitsNulls", MethodTypeDesc.of(CD_boolean, CD_Object));
             code.ifne(end);
-            key(code, p, state);
+            key(code, model, p, state);
             code.aload(2);
             code.invokestatic(CD_ACCESS, "writeNull", MethodTypeDesc.of(CD_void, CD_Object));
             code.goto_(end);
             code.labelBinding(nonNull); // [v]
-            key(code, p, state);
+            key(code, model, p, state);
             if (raw == String.class) {
                 code.aload(2);
                 code.swap(); // [out, v]
@@ -348,32 +349,46 @@ final class AccessGenerator {
     }
 
     /** Writes property p's key, with its comma where another property came before it. */
-    private static void key(CodeBuilder code, int p, KeyState state) {
+    private static void key(CodeBuilder code, BeanModel model, int p, KeyState state) {
         switch (state) {
             case FIRST -> {
-                keyFrom(code, 4, p);
+                keyFrom(code, model, 4, p);
                 code.iconst_0();
                 code.istore(6);
             }
-            case NOT_FIRST -> keyFrom(code, 5, p);
+            case NOT_FIRST -> keyFrom(code, model, 5, p);
             case MAYBE -> {
                 Label next = code.newLabel();
                 Label done = code.newLabel();
                 code.iload(6);
                 code.ifeq(next);
-                keyFrom(code, 4, p);
+                keyFrom(code, model, 4, p);
                 code.iconst_0();
                 code.istore(6);
                 code.goto_(done);
                 code.labelBinding(next);
-                keyFrom(code, 5, p);
+                keyFrom(code, model, 5, p);
                 code.labelBinding(done);
             }
         }
     }
 
-    private static void keyFrom(CodeBuilder code, int keys, int p) {
+    /**
+     * Writes key p from local {@code keys} (4: firstKeys, 5: nextKeys). A key of up to 16 bytes
+     * is written from constants in the code, two word stores, where a copy from the array would
+     * cost a call to the copy stub for every key.
+     */
+    private static void keyFrom(CodeBuilder code, BeanModel model, int keys, int p) {
+        byte[] key = BeanCodec.key(model.write.get(p).name, keys == 5);
         code.aload(2);
+        if (key.length <= 16) {
+            byte[] padded = Arrays.copyOf(key, 16);
+            code.loadConstant((long) BindingTape.LONGS.get(padded, 0));
+            code.loadConstant((long) BindingTape.LONGS.get(padded, 8));
+            code.loadConstant(key.length);
+            code.invokestatic(CD_ACCESS, "writeKey", MethodTypeDesc.of(CD_void, CD_Object, CD_long, CD_long, CD_int));
+            return;
+        }
         code.aload(keys);
         code.loadConstant(p);
         code.aaload();

@@ -96,14 +96,20 @@ final class BeanCodec<T> extends Codec<T> {
         for (int p = 0; p < m; p++) {
             BeanModel.Property prop = model.write.get(p);
             writeCodecs[p] = kind(prop.raw) == OBJECT ? codecs.apply(prop.type) : null;
-            JsonWriter w = new JsonWriter(prop.name.length() * 6 + 4);
-            w.writeString(prop.name);
-            w.writeByte((byte) ':');
-            firstKey[p] = w.toByteArray();
-            nextKey[p] = new byte[firstKey[p].length + 1];
-            nextKey[p][0] = ',';
-            System.arraycopy(firstKey[p], 0, nextKey[p], 1, firstKey[p].length);
+            firstKey[p] = key(prop.name, false);
+            nextKey[p] = key(prop.name, true);
         }
+    }
+
+    /** A property's key as written: {@code "name":}, after a comma if {@code comma}. */
+    static byte[] key(String name, boolean comma) {
+        JsonWriter w = new JsonWriter(name.length() * 6 + 5);
+        if (comma) {
+            w.writeByte((byte) ',');
+        }
+        w.writeString(name);
+        w.writeByte((byte) ':');
+        return w.toByteArray();
     }
 
     private static int kind(Class<?> c) {

@@ -142,6 +142,15 @@ final class JsonWriter extends BindingWriter {
         pos += bytes.length;
     }
 
+    /** Two word stores in place of a copy: the 16 - length bytes past the key are written over next. */
+    @Override
+    public void writeRaw16(long first, long second, int length) {
+        ensure(16);
+        BindingTape.LONGS.set(buf, pos, first);
+        BindingTape.LONGS.set(buf, pos + 8, second);
+        pos += length;
+    }
+
     @Override
     public void writeNull() {
         ensure(4);

@@ -406,4 +406,46 @@ class GeneratedAccessTest {
         assertEquals(true, b.getIsActive());
         assertEquals("{\"id\":\"x\",\"index\":3,\"isActive\":true,\"name\":\"n\"}", Json.writeString(b));
     }
+
+    /**
+     * Keys from 14 to 18 bytes with their comma: the generated writer stores keys of up to 16
+     * bytes as two words and copies longer ones, and a 13-character name is 16 bytes first and 17
+     * after a comma. Every present/null mix, so that each key is written both ways.
+     */
+    public static class KeyLengths {
+        public String elevenChars;
+        public String twelveCharsX;
+        public String thirteenChars;
+        public String fourteenCharsX;
+        @JsonProperty("tab\there") public String escaped;
+    }
+
+    @Test
+    void keysAroundSixteenBytesWrittenEitherWay() {
+        JsonMapper omit = JsonMapper.builder().omitNulls(true).build();
+        String[] names = {"elevenChars", "twelveCharsX", "thirteenChars", "fourteenCharsX", "tab\\there"};
+        for (int mask = 0; mask < 32; mask++) {
+            KeyLengths k = new KeyLengths();
+            String[] values = new String[5];
+            for (int i = 0; i < 5; i++) {
+                values[i] = (mask & (1 << i)) != 0 ? "v" + i : null;
+            }
+            k.elevenChars = values[0];
+            k.twelveCharsX = values[1];
+            k.thirteenChars = values[2];
+            k.fourteenCharsX = values[3];
+            k.escaped = values[4];
+            List<String> all = new ArrayList<>();
+            List<String> present = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                String member = "\"" + names[i] + "\":" + (values[i] == null ? "null" : "\"" + values[i] + "\"");
+                all.add(member);
+                if (values[i] != null) {
+                    present.add(member);
+                }
+            }
+            assertEquals("{" + String.join(",", all) + "}", Json.writeString(k));
+            assertEquals("{" + String.join(",", present) + "}", omit.writeString(k));
+        }
+    }
 }
