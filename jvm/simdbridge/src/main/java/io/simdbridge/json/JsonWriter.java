@@ -145,7 +145,7 @@ final class JsonWriter extends BindingWriter {
         pos += bytes.length;
     }
 
-    /** Two word stores in place of a copy: the 16 - length bytes past the key are written over next. */
+    /** Two word stores in place of a copy: the 16 - length bytes past the key lie past pos (written over next, or never output). */
     @Override
     public void writeRaw16(long first, long second, int length) {
         ensure(16);
@@ -221,10 +221,9 @@ final class JsonWriter extends BindingWriter {
     }
 
     /**
-     * v's n decimal digits (v >= 0) at buf[pos], from the right: eight at a time, each group split
-     * into two halves of four and each half into two pairs, so that the divisions of a group do
-     * not wait on one another (one after the other, the four of a group made a chain of dependent
-     * multiplications); then what is left below 10^8, two at a time.
+     * v's n decimal digits (v >= 0) at buf[pos], from the right: eight at a time (putEight: made
+     * in the lanes of a long with no division waiting on another, one store); then what is left
+     * below 10^8, four at once where it has them, then two at a time.
      */
     static void putDigits(long v, int n, byte[] buf, int pos) {
         int p = pos + n;
