@@ -15,6 +15,7 @@ import static java.lang.constant.ConstantDescs.MTD_void;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
+import java.lang.classfile.TypeKind;
 import java.lang.classfile.instruction.SwitchCase;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
@@ -128,8 +129,13 @@ final class AccessGenerator {
             cb.withMethodBody("writeProperties", MTD_WRITE_PROPERTIES, ClassFile.ACC_PUBLIC,
                     code -> writeProperties(code, beanDesc, model));
             if (readsInOrder(model)) {
-                cb.withMethodBody("readInOrder", MTD_READ_IN_ORDER, ClassFile.ACC_PUBLIC,
-                        code -> readInOrder(code, beanDesc, model));
+                int n = model.read.size();
+                for (int from = 0; from == 0 || from < n; from += READ_CHUNK) {
+                    int start = from;
+                    cb.withMethodBody(start == 0 ? "readInOrder" : "readInOrder" + start / READ_CHUNK, MTD_READ_IN_ORDER,
+                            start == 0 ? ClassFile.ACC_PUBLIC : ClassFile.ACC_PRIVATE,
+                            code -> readInOrder(code, self, beanDesc, model, start));
+                }
             }
             for (Family f : Family.values()) {
                 List<Integer> setters = new ArrayList<>();
@@ -184,16 +190,27 @@ final class AccessGenerator {
     }
 
     /**
-     * BeanAccess.readInOrder(tape 1, k 2, end 3, bean 4, codecs 5, names 6): per property, in
-     * order, the key compared with its name's length and first 16 bytes as constants (and its
-     * tail, past 16 bytes), the value read by the property's own typed read and stored directly
-     * (a creator's class: boxed into the arguments array, which {@code bean} is then). The first
-     * key that is not the expected one ends it. Locals: 7 the value's word, 8 the number of
-     * properties read.
+     * Properties per method of the in-order reader. The JIT inlines about 8000 bytecodes into one
+     * compiled method (DesiredMethodLimit), and each property's key check, typed read and store
+     * inline to up to 1000 (the VarHandle word reads and the String constructor): in one method,
+     * a class's later properties were left as calls (past the twelfth for java-json-benchmark's
+     * User). Each chunk is its own method, with its own budget, and calls the next.
      */
-    private static void readInOrder(CodeBuilder code, ClassDesc beanDesc, BeanModel model) {
+    static final int READ_CHUNK = 6;
+
+    /**
+     * BeanAccess.readInOrder(tape 1, k 2, end 3, bean 4, codecs 5, names 6), properties
+     * {@code from} to {@code from + READ_CHUNK}: per property, in order, the key compared with its
+     * name's length and first 16 bytes as constants (and its tail, past 16 bytes), the value read
+     * by the property's own typed read and stored directly (a creator's class: boxed into the
+     * arguments array, which {@code bean} is then). The first key that is not the expected one
+     * ends it; past the chunk's last property, the next chunk's method goes on and its result is
+     * returned. Locals: 7 the value's word, 8 the number of properties read.
+     */
+    private static void readInOrder(CodeBuilder code, ClassDesc self, ClassDesc beanDesc, BeanModel model, int from) {
         Label done = code.newLabel();
-        for (int p = 0; p < model.read.size(); p++) {
+        int to = Math.min(from + READ_CHUNK, model.read.size());
+        for (int p = from; p < to; p++) {
             BeanModel.Property prop = model.read.get(p);
             byte[] name = BeanCodec.utf8(prop.name);
             code.loadConstant(p);
@@ -263,7 +280,15 @@ final class AccessGenerator {
             code.invokestatic(CD_ACCESS, "next", MethodTypeDesc.of(CD_int, CD_Object, CD_int));
             code.istore(2);
         }
-        code.loadConstant(model.read.size());
+        if (to < model.read.size()) {
+            code.aload(0);
+            for (int local = 1; local <= 6; local++) {
+                code.loadLocal(local == 2 || local == 3 ? TypeKind.INT : TypeKind.REFERENCE, local);
+            }
+            code.invokespecial(self, "readInOrder" + to / READ_CHUNK, MTD_READ_IN_ORDER);
+            code.lreturn();
+        }
+        code.loadConstant(to);
         code.istore(8);
         code.labelBinding(done);
         code.iload(8);

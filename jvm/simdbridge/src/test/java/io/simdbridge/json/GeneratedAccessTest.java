@@ -145,6 +145,45 @@ class GeneratedAccessTest {
         assertFalse(AccessGenerator.readsInOrder(new BeanModel(Many.class)));
     }
 
+    /** More properties than three of the in-order reader's chunks hold. */
+    public static class Flat {
+        public int p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15, p16, p17, p18, p19;
+
+        int get(int p) throws ReflectiveOperationException {
+            return Flat.class.getField("p" + p).getInt(this);
+        }
+    }
+
+    @Test
+    void inOrderReaderGoesOnAcrossItsChunks() throws ReflectiveOperationException {
+        BeanModel model = new BeanModel(Flat.class);
+        int n = model.read.size();
+        assertTrue(n > 3 * AccessGenerator.READ_CHUNK);
+        io.simdbridge.internal.BeanAccess access = AccessGenerator.generate(model);
+        io.simdbridge.NativeParser parser = new io.simdbridge.NativeParser();
+        BindingTape t = new BindingTape(1024, 1024);
+        for (int k = 0; k <= n; k++) {
+            // The first k properties in order, then the last one (out of order unless it is next).
+            List<String> m = new ArrayList<>();
+            for (int p = 0; p < k; p++) {
+                m.add("\"p" + p + "\":" + (p + 100));
+            }
+            if (k < n) {
+                m.add("\"p" + (n - 1) + "\":" + (n - 1 + 100));
+            }
+            byte[] json = ("{" + String.join(",", m) + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(io.simdbridge.internal.ParserInternals.get().bindingTape(parser, json, 0, json.length, t.words, t.strings));
+            Flat bean = (Flat) access.create();
+            long r = access.readInOrder(t, 2, t.next(0), bean, new io.simdbridge.internal.BeanAccess.Value[n], new byte[n][]);
+            int read = k >= n - 1 ? n : k;
+            assertEquals(read, (int) (r >>> 32), "k " + k);
+            assertEquals(read == n ? t.next(0) : 2 + 4 * k, (int) r, "k " + k); // each member: a key and an int, two words each
+            for (int p = 0; p < n; p++) {
+                assertEquals(p < read ? p + 100 : 0, bean.get(p), "k " + k + ", p" + p);
+            }
+        }
+    }
+
     /** Read through its canonical constructor: readInOrder fills the arguments, boxed. */
     record Rec(int i, long l, short s, byte b, char c, double d, float f, boolean z, String str, List<Integer> list,
             java.util.Optional<String> opt, @JsonRequired String req, String aVeryLongPropertyNameOne,
