@@ -3,6 +3,7 @@ package io.simdbridge.json;
 
 import io.simdbridge.internal.BeanAccess;
 import static java.lang.constant.ConstantDescs.CD_Object;
+import static java.lang.constant.ConstantDescs.CD_String;
 import static java.lang.constant.ConstantDescs.CD_boolean;
 import static java.lang.constant.ConstantDescs.CD_byte;
 import static java.lang.constant.ConstantDescs.CD_double;
@@ -191,12 +192,13 @@ final class AccessGenerator {
 
     /**
      * Properties per method of the in-order reader. The JIT inlines about 8000 bytecodes into one
-     * compiled method (DesiredMethodLimit), and each property's key check, typed read and store
-     * inline to up to 1000 (the VarHandle word reads and the String constructor): in one method,
+     * compiled method (DesiredMethodLimit). A property's key check, read and store inline to 600
+     * to 800 of them (the key check's VarHandle reads alone to about 530), and the String read
+     * that a method's String properties share to about 420: eleven properties fit. In one method,
      * a class's later properties were left as calls (past the twelfth for java-json-benchmark's
      * User). Each chunk is its own method, with its own budget, and calls the next.
      */
-    static final int READ_CHUNK = 6;
+    static final int READ_CHUNK = 11;
 
     /**
      * BeanAccess.readInOrder(tape 1, k 2, end 3, bean 4, codecs 5, names 6), properties
@@ -205,11 +207,26 @@ final class AccessGenerator {
      * by the property's own typed read and stored directly (a creator's class: boxed into the
      * arguments array, which {@code bean} is then). The first key that is not the expected one
      * ends it; past the chunk's last property, the next chunk's method goes on and its result is
-     * returned. Locals: 7 the value's word, 8 the number of properties read.
+     * returned. Locals: 7 the value's word, 8 the number of properties read, 9 and 10 the shared
+     * String read's way back and result.
      */
     private static void readInOrder(CodeBuilder code, ClassDesc self, ClassDesc beanDesc, BeanModel model, int from) {
         Label done = code.newLabel();
         int to = Math.min(from + READ_CHUNK, model.read.size());
+        // The chunk's String properties, where it has more than one, share one read, at the end
+        // of the method: each jumps there with its index in local 9, and the read jumps back to it
+        // through a table with the String in local 10. Inlined at each property, that read (a
+        // String and its array allocated, the bytes copied) made each property's compiled code
+        // about 2 KB; on a small document, read once after the native parse, all of it ran cold.
+        List<Label> afterString = new ArrayList<>();
+        for (int p = from; p < to; p++) {
+            if (model.read.get(p).raw == String.class) {
+                afterString.add(code.newLabel());
+            }
+        }
+        boolean shareStrings = afterString.size() > 1;
+        Label sharedString = code.newLabel();
+        int stringIndex = 0;
         for (int p = from; p < to; p++) {
             BeanModel.Property prop = model.read.get(p);
             byte[] name = BeanCodec.utf8(prop.name);
@@ -239,6 +256,13 @@ final class AccessGenerator {
             code.iadd();
             code.istore(7);
             boolean creator = model.creator != null;
+            Class<?> raw = prop.raw;
+            if (shareStrings && raw == String.class) {
+                code.loadConstant(stringIndex);
+                code.istore(9);
+                code.goto_(sharedString);
+                code.labelBinding(afterString.get(stringIndex++));
+            }
             code.aload(4);
             if (creator) {
                 code.checkcast(CD_Object.arrayType());
@@ -246,12 +270,13 @@ final class AccessGenerator {
             } else {
                 code.checkcast(beanDesc);
             }
-            Class<?> raw = prop.raw;
             String read = raw == int.class ? "readInt" : raw == short.class ? "readShort" : raw == byte.class ? "readByte"
                     : raw == char.class ? "readChar" : raw == long.class ? "readLong" : raw == double.class ? "readDouble"
                     : raw == float.class ? "readFloat" : raw == boolean.class ? "readBoolean" : raw == String.class ? "readString"
                     : null;
-            if (read != null) {
+            if (shareStrings && raw == String.class) {
+                code.aload(10);
+            } else if (read != null) {
                 code.aload(1);
                 code.iload(7);
                 code.invokestatic(CD_ACCESS, read, MethodTypeDesc.of(desc(raw), CD_Object, CD_int));
@@ -301,6 +326,19 @@ final class AccessGenerator {
         code.land();
         code.lor();
         code.lreturn();
+        if (shareStrings) {
+            code.labelBinding(sharedString);
+            code.aload(1);
+            code.iload(7);
+            code.invokestatic(CD_ACCESS, "readString", MethodTypeDesc.of(CD_String, CD_Object, CD_int));
+            code.astore(10);
+            code.iload(9);
+            List<SwitchCase> back = new ArrayList<>();
+            for (int i = 0; i < afterString.size(); i++) {
+                back.add(SwitchCase.of(i, afterString.get(i)));
+            }
+            code.tableswitch(0, afterString.size() - 1, afterString.get(0), back);
+        }
     }
 
     private static final MethodTypeDesc MTD_WRITE_PROPERTIES = MethodTypeDesc.of(CD_void, CD_Object, CD_Object,
