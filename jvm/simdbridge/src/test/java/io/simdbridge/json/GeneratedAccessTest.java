@@ -375,6 +375,11 @@ class GeneratedAccessTest {
         String shortJson = "{\"i\":1,\"l\":2,\"s\":70000}";
         e = assertThrows(JsonBindException.class, () -> Json.read(shortJson, Wide.class));
         assertEquals("$.s: expected a short, found 70000 (out of range) (byte " + shortJson.indexOf("70000") + ")", e.getMessage());
+        // A String property past the first of its method's: read by the read they share.
+        String stringJson = "{\"i\":1,\"l\":2,\"s\":3,\"b\":4,\"c\":\"c\",\"d\":1,\"f\":1,\"z\":true,\"str\":null,\"list\":[],"
+                + "\"child\":null,\"eightChr\":\"e\",\"sixteenCharsName\":[5]}";
+        e = assertThrows(JsonBindException.class, () -> Json.read(stringJson, Wide.class));
+        assertEquals("$.sixteenCharsName: expected a string, found an array (byte " + stringJson.indexOf("[5]") + ")", e.getMessage());
         String charJson = "{\"i\":1,\"l\":2,\"s\":3,\"b\":4,\"c\":\"cc\"}";
         e = assertThrows(JsonBindException.class, () -> Json.read(charJson, Wide.class));
         assertEquals("$.c: expected a string of one character, found a string (byte " + charJson.indexOf("\"cc\"") + ")",
