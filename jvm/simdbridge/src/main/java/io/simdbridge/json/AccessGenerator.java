@@ -133,7 +133,7 @@ final class AccessGenerator {
                 int n = model.read.size();
                 for (int from = 0; from == 0 || from < n; from += READ_CHUNK) {
                     int start = from;
-                    cb.withMethodBody(start == 0 ? "readInOrder" : "readInOrder" + start / READ_CHUNK, MTD_READ_IN_ORDER,
+                    cb.withMethodBody(chunkMethod(start), MTD_READ_IN_ORDER,
                             start == 0 ? ClassFile.ACC_PUBLIC : ClassFile.ACC_PRIVATE,
                             code -> readInOrder(code, self, beanDesc, model, start));
                 }
@@ -199,6 +199,11 @@ final class AccessGenerator {
      * User). Each chunk is its own method, with its own budget, and calls the next.
      */
     static final int READ_CHUNK = 11;
+
+    /** The in-order reader's method for the chunk from property {@code from}: readInOrder, then readInOrder1, 2... */
+    private static String chunkMethod(int from) {
+        return from == 0 ? "readInOrder" : "readInOrder" + from / READ_CHUNK;
+    }
 
     /**
      * BeanAccess.readInOrder(tape 1, k 2, end 3, bean 4, codecs 5, names 6), properties
@@ -310,7 +315,7 @@ final class AccessGenerator {
             for (int local = 1; local <= 6; local++) {
                 code.loadLocal(local == 2 || local == 3 ? TypeKind.INT : TypeKind.REFERENCE, local);
             }
-            code.invokespecial(self, "readInOrder" + to / READ_CHUNK, MTD_READ_IN_ORDER);
+            code.invokespecial(self, chunkMethod(to), MTD_READ_IN_ORDER);
             code.lreturn();
         }
         code.loadConstant(to);
