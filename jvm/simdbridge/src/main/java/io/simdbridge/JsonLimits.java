@@ -19,7 +19,9 @@ package io.simdbridge;
  *     parser's memory follows the documents read, not this limit
  * @param maxNumberLength characters of a number that is kept as text (an integer past 64 bits, a
  *     number past the double range, which BigInteger and BigDecimal read in more than linear
- *     time); 0: no limit ({@link ErrorCode#NUMBER_TOO_LONG})
+ *     time); 0: no limit ({@link ErrorCode#NUMBER_TOO_LONG}). The data binding applies it as well
+ *     to the digits of an integer read as a BigInteger from a number with an exponent (1e999999
+ *     has a million), and to the characters of a string read as a BigInteger or BigDecimal.
  * @param maxStringLength bytes of a string or key, unescaped (UTF-8); 0: no limit
  *     ({@link ErrorCode#STRING_TOO_LONG})
  * @param maxDocumentLength bytes of a document, and of each record of a stream; 0: no limit

@@ -40,6 +40,12 @@ final class BindingTape extends BindingTapeReader {
     boolean failOnUnknown;
     boolean failOnDuplicate;
     boolean failOnNullPrimitive;
+    /**
+     * The mapper's limit on a number's characters (0: none), applied here too where a number
+     * becomes a BigInteger or BigDecimal: to the digits an exponent gives an integer
+     * ({@code 1e999999999} would be a billion) and to numbers written as strings.
+     */
+    int maxNumberLength;
     /** Set while a read uses this tape (a nested read on the same thread takes another one). */
     boolean inUse;
 
@@ -274,15 +280,26 @@ final class BindingTape extends BindingTapeReader {
             case UINT64: return new BigInteger(Long.toUnsignedString(words[w + 1]));
             case BIG:
             case FLOAT64: {
+                String text = numberText(w);
+                // Trailing zeros stripped first: 1e-999999999 is then seen not to be an integer
+                // at once, where an exact conversion would divide by ten to that power.
+                BigDecimal d = decimal(w, text, "an integer").stripTrailingZeros();
+                if (d.scale() > 0) {
+                    throw mismatch(w, "an integer", text);
+                }
+                if (maxNumberLength > 0 && (long) d.precision() - d.scale() > maxNumberLength) {
+                    throw mismatch(w, "an integer", text + " (more than " + maxNumberLength + " digits)");
+                }
                 try {
-                    return new BigDecimal(numberText(w)).toBigIntegerExact();
-                } catch (ArithmeticException e) {
-                    throw mismatch(w, "an integer", numberText(w));
+                    return d.toBigInteger();
+                } catch (ArithmeticException e) { // past BigInteger's 2^31 bits (with no limit set)
+                    throw mismatch(w, "an integer", text + " (out of range)");
                 }
             }
             case STRING: {
+                String text = numberString(w, "an integer");
                 try {
-                    return new BigInteger(text(w));
+                    return new BigInteger(text);
                 } catch (NumberFormatException e) {
                     throw mismatch(w, "an integer");
                 }
@@ -297,10 +314,11 @@ final class BindingTape extends BindingTapeReader {
             case INT64: return BigDecimal.valueOf(words[w + 1]);
             case UINT64:
             case BIG:
-            case FLOAT64: return new BigDecimal(numberText(w));
+            case FLOAT64: return decimal(w, numberText(w), "a decimal number");
             case STRING: {
+                String text = numberString(w, "a decimal number");
                 try {
-                    return new BigDecimal(text(w));
+                    return new BigDecimal(text);
                 } catch (NumberFormatException e) {
                     throw mismatch(w, "a decimal number");
                 }
@@ -308,6 +326,26 @@ final class BindingTape extends BindingTapeReader {
             case NULL: return null;
             default: throw mismatch(w, "a decimal number");
         }
+    }
+
+    /**
+     * The number at w, whose text is {@code text}, as a BigDecimal; a mismatch where its exponent
+     * is past what BigDecimal holds (its scale is an int, JSON's exponents have no bound).
+     */
+    BigDecimal decimal(int w, String text, String expected) {
+        try {
+            return new BigDecimal(text);
+        } catch (NumberFormatException e) {
+            throw mismatch(w, expected, text + " (out of range)");
+        }
+    }
+
+    /** The string at w, to be read as a number: a mismatch where it is longer than maxNumberLength. */
+    private String numberString(int w, String expected) {
+        if (maxNumberLength > 0 && stringLength(w) > maxNumberLength) {
+            throw mismatch(w, expected, "a string of more than " + maxNumberLength + " characters");
+        }
+        return text(w);
     }
 
     /** The token of the number at w, as written in the input. */

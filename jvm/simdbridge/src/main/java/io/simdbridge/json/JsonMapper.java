@@ -278,6 +278,7 @@ public final class JsonMapper {
         t.failOnUnknown = failOnUnknown;
         t.failOnDuplicate = failOnDuplicate;
         t.failOnNullPrimitive = failOnNullPrimitive;
+        t.maxNumberLength = limits.maxNumberLength();
         try {
             T value = codec.read(t, 0);
             if (value == null && type instanceof Class<?> c && c.isPrimitive()) {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.simdbridge.json;
 
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -49,7 +48,7 @@ final class NaturalCodec extends Codec<Object> {
             case BindingTape.FLOAT64: return Double.longBitsToDouble(t.words[w + 1]);
             case BindingTape.BIG: {
                 String s = t.numberText(w);
-                return s.indexOf('.') < 0 && s.indexOf('e') < 0 && s.indexOf('E') < 0 ? new BigInteger(s) : new BigDecimal(s);
+                return s.indexOf('.') < 0 && s.indexOf('e') < 0 && s.indexOf('E') < 0 ? new BigInteger(s) : t.decimal(w, s, "a number");
             }
             case BindingTape.TRUE: return Boolean.TRUE;
             case BindingTape.FALSE: return Boolean.FALSE;

@@ -12,6 +12,7 @@ import io.simdbridge.ErrorCode;
 import io.simdbridge.JsonException;
 import io.simdbridge.JsonLimits;
 import io.simdbridge.NativeParser;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -45,6 +46,49 @@ class LimitsTest {
         assertEquals(ErrorCode.NUMBER_TOO_LONG,
                 code(assertThrows(JsonBindException.class, () -> five.read("123456789012345678901", Object.class))));
         assertEquals(1.5, five.read("1.50000000000000000000000", Object.class)); // a double: not limited
+    }
+
+    /**
+     * An exponent makes a short number a long integer: 1e9999999 read as a BigInteger took 2.3 s
+     * and 4 MB, and each digit more in the exponent makes ten times the digits. Those digits now
+     * count against the limit on a number's characters; an exponent past BigDecimal's, or a
+     * number that is not an integer, is a binding error. Each is refused at once.
+     */
+    @Test
+    void anExponentIsLimitedAsDigitsAre() {
+        long start = System.nanoTime();
+        for (String huge : new String[] {"1e99999999", "1e999999999"}) {
+            JsonBindException e = assertThrows(JsonBindException.class, () -> Json.read("[" + huge + "]", BigInteger[].class));
+            assertEquals(1, e.offset());
+            assertTrue(e.getMessage().contains(huge + " (more than 1000 digits)"), e.getMessage());
+        }
+        JsonBindException tiny = assertThrows(JsonBindException.class, () -> Json.read("[1e-999999999]", BigInteger[].class));
+        assertEquals(1, tiny.offset());
+        assertTrue(System.nanoTime() - start < 2_000_000_000L, "took " + (System.nanoTime() - start) / 1e9 + " s");
+        assertEquals(BigInteger.TEN.pow(999), Json.read("1e999", BigInteger.class)); // 1000 digits
+        assertEquals(BigInteger.valueOf(15), Json.read("1.50e1", BigInteger.class));
+        assertThrows(JsonBindException.class, () -> Json.read("1e1000", BigInteger.class));
+        JsonMapper unlimited = JsonMapper.builder().maxNumberLength(0).build();
+        assertEquals(BigInteger.TEN.pow(2000), unlimited.read("1e2000", BigInteger.class));
+        assertTrue(assertThrows(JsonBindException.class, () -> unlimited.read("1e999999999", BigInteger.class))
+                .getMessage().contains("1e999999999 (out of range)"));
+        // BigDecimal holds exponents within an int; past them, an error, not NumberFormatException.
+        assertEquals(new BigDecimal("1e2147483647"), Json.read("1e2147483647", BigDecimal.class));
+        for (Class<?> type : new Class<?>[] {BigDecimal[].class, Object.class}) {
+            for (String past : new String[] {"1e2147483649", "1e99999999999"}) {
+                JsonBindException e = assertThrows(JsonBindException.class, () -> Json.read("[0," + past + "]", type));
+                assertEquals(3, e.offset());
+                assertTrue(e.getMessage().contains(past + " (out of range)"), e.getMessage());
+            }
+        }
+        // A double's underflow is 0.0 (as Jackson and Python read it); a BigDecimal's, an error.
+        assertEquals(List.of(0.0), Json.read("[0.1e-2147483648]", Object.class));
+        assertThrows(JsonBindException.class, () -> Json.read("0.1e-2147483648", BigDecimal.class));
+        // Numbers in strings: the same limit on their characters.
+        assertEquals(new BigInteger("9".repeat(1000)), Json.read("\"" + "9".repeat(1000) + "\"", BigInteger.class));
+        JsonBindException text = assertThrows(JsonBindException.class,
+                () -> Json.read("\"" + "9".repeat(1001) + "\"", BigDecimal.class));
+        assertTrue(text.getMessage().contains("a string of more than 1000 characters"), text.getMessage());
     }
 
     @Test
