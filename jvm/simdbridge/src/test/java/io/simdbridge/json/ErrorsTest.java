@@ -146,6 +146,104 @@ class ErrorsTest {
         }
     }
 
+    public enum Level { LOW, HIGH }
+
+    /** A property of every kind the binding reads. */
+    public static class Every {
+        public java.math.BigInteger big;
+        public java.math.BigDecimal decimal;
+        public double x;
+        public float f;
+        public long l;
+        public int n;
+        public short s;
+        public byte b;
+        public char c;
+        public boolean flag;
+        public Integer boxed;
+        public Object any;
+        public Level level;
+        public java.time.LocalDate date;
+        public java.time.LocalDateTime time;
+        public java.time.Instant instant;
+        public java.util.UUID id;
+        public Map<Integer, Long> counts;
+        public int[] ints;
+        public java.util.Set<String> names;
+        public java.util.Optional<String> maybe;
+        public byte[] bytes;
+        public List<java.math.BigDecimal> decimals;
+        public List<User> users;
+    }
+
+    private static final String[] TOKENS = {"{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "\\ud800", "-", "0", "1.5",
+        "null", "true", "\"\"", "9223372036854775808", "-9223372036854775809", "18446744073709551616", "1e999999999",
+        "1e-999999999", "1e2147483649", "0.1e-2147483648", "1e400", "1e99999", "\u00e9", "\u0000", " ", "[[[[", "{\"a\":{"};
+
+    /**
+     * Mutations of a document of every kind of property (bytes changed, cut, removed, and tokens
+     * put in, huge exponents among them), read as that class, as Object and as records: a value
+     * or a JsonBindException at an offset within the input, never another exception. Found
+     * NumberFormatException from 1e2147483649 and a 2 s BigInteger from 1e9999999.
+     */
+    @Test
+    void mutationsOfEveryKindRaiseOnlyBindingErrors() {
+        String every = "{\"big\":123456789012345678901234567890,\"decimal\":1.25,\"x\":2.5,\"f\":1.5,\"l\":-7,"
+                + "\"n\":7,\"s\":-3,\"b\":1,\"c\":\"z\",\"flag\":true,\"boxed\":null,\"any\":[1,\"a\",{\"b\":1e400}],"
+                + "\"level\":\"HIGH\",\"date\":\"2024-02-29\",\"time\":\"2024-01-02T03:04:05.006\","
+                + "\"instant\":\"2024-01-02T03:04:05Z\",\"id\":\"123e4567-e89b-12d3-a456-426614174000\","
+                + "\"counts\":{\"1\":2,\"3\":4},\"ints\":[1,2,3],\"names\":[\"a\",\"b\"],\"maybe\":\"x\","
+                + "\"bytes\":\"AQID\",\"decimals\":[1e-5,2],\"users\":" + USERS.substring(9);
+        Json.read(every, Every.class); // the document itself reads
+        Class<?>[] types = {Every.class, Every.class, Object.class, Users.class};
+        Random r = new Random(42);
+        for (int i = 0; i < 20_000; i++) {
+            byte[] b = mutate(r, (r.nextBoolean() ? every : USERS).getBytes(StandardCharsets.UTF_8));
+            Class<?> type = types[r.nextInt(types.length)];
+            try {
+                Object value = Json.read(b, type);
+                if (value != null) {
+                    Json.write(value); // what was read writes
+                }
+            } catch (JsonBindException expected) {
+                assertTrue(expected.offset() >= 0 && expected.offset() <= b.length, expected.getMessage());
+            } catch (RuntimeException e) {
+                throw new AssertionError("case " + i + " as " + type.getSimpleName() + ": "
+                        + new String(b, StandardCharsets.UTF_8), e);
+            }
+        }
+    }
+
+    private static byte[] mutate(Random r, byte[] b) {
+        for (int k = 0; k < 1 + r.nextInt(3); k++) {
+            int at = r.nextInt(b.length + 1);
+            switch (r.nextInt(4)) {
+                case 0 -> {
+                    if (at < b.length) {
+                        b[at] = (byte) r.nextInt(256);
+                    }
+                }
+                case 1 -> b = java.util.Arrays.copyOf(b, at);
+                case 2 -> {
+                    byte[] t = TOKENS[r.nextInt(TOKENS.length)].getBytes(StandardCharsets.UTF_8);
+                    byte[] c = new byte[b.length + t.length];
+                    System.arraycopy(b, 0, c, 0, at);
+                    System.arraycopy(t, 0, c, at, t.length);
+                    System.arraycopy(b, at, c, at + t.length, b.length - at);
+                    b = c;
+                }
+                default -> {
+                    int n = Math.min(b.length - at, 1 + r.nextInt(8));
+                    byte[] c = new byte[b.length - n];
+                    System.arraycopy(b, 0, c, 0, at);
+                    System.arraycopy(b, at + n, c, at, b.length - at - n);
+                    b = c;
+                }
+            }
+        }
+        return b;
+    }
+
     @Test
     void hugeDeepAndWrongEncodingInput() {
         String deep = "[".repeat(2000) + "]".repeat(2000);
