@@ -4,13 +4,14 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <stdexcept>
 #include <new>
 #include <sys/stat.h>
 
 namespace simdbridge::cli {
 
-bool read_file(const std::string &path, file_bytes &out, std::string &why) {
+bool read_file(const std::string &path, file_bytes &out, std::string &why, size_t max_bytes) {
   const bool from_stdin = path == "-";
   FILE *f = from_stdin ? stdin : std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
@@ -26,10 +27,11 @@ bool read_file(const std::string &path, file_bytes &out, std::string &why) {
     if (fstat(fileno(f), &info) == 0 && S_ISREG(info.st_mode) && size_t(info.st_size) >= initial) {
       initial = size_t(info.st_size) + padding + 1;
     }
+    if (max_bytes < SIZE_MAX - padding - 1) { initial = std::min(initial, max_bytes + padding + 1); }
     out.bytes.resize(initial);
-    for (;;) {
+    while (out.length < max_bytes) {
       if (out.bytes.size() - out.length < padding + 1) { out.bytes.resize(out.bytes.size() * 2); }
-      const size_t room = out.bytes.size() - out.length - padding;
+      const size_t room = std::min(out.bytes.size() - out.length - padding, max_bytes - out.length);
       const size_t n = std::fread(out.bytes.data() + out.length, 1, room, f);
       out.length += n;
       if (n < room) {

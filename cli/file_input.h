@@ -21,8 +21,12 @@ struct file_bytes {
   }
 };
 
-/** Reads `path`, or standard input for "-". On failure returns false and sets `why`. */
-bool read_file(const std::string &path, file_bytes &out, std::string &why);
+/**
+ * Reads `path`, or standard input for "-", up to `max_bytes` bytes (the rest is left unread: a
+ * document limit is passed once its length and one byte more are read). On failure returns
+ * false and sets `why`.
+ */
+bool read_file(const std::string &path, file_bytes &out, std::string &why, size_t max_bytes = SIZE_MAX);
 
 } // namespace simdbridge::cli
 

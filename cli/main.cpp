@@ -148,15 +148,20 @@ bool parse_file_options(int argc, char **argv, file_options &out) {
  * Reads each file named on the command line and hands its bytes to `read` (which reports its
  * own errors and returns false for them); a file that cannot be read is reported here. Exits
  * with 2 on a usage error, 1 if any file failed or standard output could not be written.
+ * `json_document`: each file is one JSON document (not --ndjson), so that under
+ * --max-document-length no more of it is read than the limit and one byte (a pipe that never
+ * ends is then refused at once, not read into memory).
  */
-template <typename Read> int each_file(int argc, char **argv, Read &&read) {
+template <typename Read> int each_file(int argc, char **argv, bool json_document, Read &&read) {
   file_options options;
   if (!parse_file_options(argc, argv, options)) { return 2; }
+  const uint64_t limit = options.parser.max_document_length;
+  const size_t max_bytes = json_document && !options.stream && limit > 0 && limit < SIZE_MAX - 1 ? size_t(limit) + 1 : SIZE_MAX;
   simdbridge::cli::file_bytes file;
   int status = 0;
   for (const std::string &name : options.files) {
     std::string why;
-    if (!simdbridge::cli::read_file(name, file, why)) {
+    if (!simdbridge::cli::read_file(name, file, why, max_bytes)) {
       std::fprintf(stderr, "%s: error: %s\n", name.c_str(), why.c_str());
       status = 1;
       continue;
@@ -170,7 +175,7 @@ template <typename Read> int each_file(int argc, char **argv, Read &&read) {
 /** checksum and validate: one line per file. */
 int run_files(int argc, char **argv, bool with_checksum) {
   std::optional<simdbridge::parser> parser;
-  return each_file(argc, argv, [&](const file_options &options, const std::string &name, simdbridge::input in) {
+  return each_file(argc, argv, true, [&](const file_options &options, const std::string &name, simdbridge::input in) {
     if (!parser) { parser.emplace(options.parser); }
     if (with_checksum) {
       const auto r = options.stream ? parser->checksum_stream(in) : parser->checksum(in);
@@ -193,7 +198,7 @@ int run_files(int argc, char **argv, bool with_checksum) {
 
 /** arrow-schema: the schema loads_arrow would infer, one field a line ("name: type"). */
 int run_arrow_schema(int argc, char **argv) {
-  return each_file(argc, argv, [&](const file_options &options, const std::string &name, simdbridge::input in) {
+  return each_file(argc, argv, false, [&](const file_options &options, const std::string &name, simdbridge::input in) {
     simdbridge::arrow_read_options read;
     read.limits = options.parser;
     ArrowSchema schema{};
@@ -219,7 +224,7 @@ int run_arrow_schema(int argc, char **argv) {
 int run_msgpack(int argc, char **argv, bool to_msgpack) {
   std::optional<simdbridge::parser> parser;
   std::vector<uint8_t> out;
-  return each_file(argc, argv, [&](const file_options &options, const std::string &name, simdbridge::input in) {
+  return each_file(argc, argv, to_msgpack, [&](const file_options &options, const std::string &name, simdbridge::input in) {
     simdbridge::msgpack_options o;
     o.ndjson = o.stream = options.stream;
     o.threads = options.threads;

@@ -114,6 +114,33 @@ class Checksum(unittest.TestCase):
             self.assertEqual(r.returncode, 2, bad)
             self.assertIn("takes a number", r.stderr.decode())
 
+    def test_a_document_limit_stops_reading_at_the_limit(self):
+        # A pipe that never ended was read whole into memory before the limit was looked at.
+        p = subprocess.Popen([BINARY, "validate", "--max-document-length", "20", "-"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        sent = 0
+        try:
+            while sent < 64 << 20:
+                p.stdin.write(b"[" + b"1," * 32767 + b"1" if sent == 0 else b"1," * 32768)
+                sent += 1 << 16
+            p.stdin.close()
+        except BrokenPipeError:
+            pass
+        out, err = p.communicate(timeout=60)
+        self.assertEqual((p.returncode, err.decode()),
+                         (1, "-: error: the input is longer than the limit (max_document_length) at byte 20\n"))
+        self.assertLess(sent, 64 << 20)
+        # From a file, for every command that reads one document a file; a document of the limit's length reads.
+        longer = self.write("l.json", "[" + "1," * 12 + "1]")
+        for command in ("checksum", "validate", "to-msgpack"):
+            r = run(command, "--max-document-length=20", longer)
+            self.assertEqual((r.returncode, r.stdout, r.stderr.decode()),
+                             (1, b"", "%s: error: the input is longer than the limit (max_document_length) at byte 20\n"
+                              % longer), command)
+        exact = self.write("e.json", "[" + "1," * 8 + "11]")
+        self.assertEqual(run("validate", "--max-document-length=20", exact).stdout.decode(), "%s: OK\n" % exact)
+        self.assertEqual(run("checksum", "--max-document-length=20", exact).stdout, run("checksum", exact).stdout)
+
     def test_a_write_error_on_standard_output_is_an_error(self):
         # `checksum f.json > /dev/full` exited 0: its output was lost without a word.
         if not os.path.exists("/dev/full"):

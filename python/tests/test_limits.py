@@ -2,6 +2,7 @@
 """set_limits(): each limit passed is a LimitError naming it, with its byte offset, in every
 function that parses; loads() keeps json's rules where json has them; the limits hold on every
 thread; bad values are refused."""
+import io
 import json
 import pickle
 import threading
@@ -131,3 +132,49 @@ def test_bad_values_are_refused(kwargs, error, limits):
     with pytest.raises(error):
         limits(**kwargs)
     assert simdbridge.get_limits() == before
+
+
+class Endless(io.RawIOBase):
+    """'[1,1,1,...' for a megabyte, a few bytes a call (as a pipe or socket gives them)."""
+
+    def __init__(self):
+        self.taken = 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        n = min(len(b), 3, (1 << 20) - self.taken)
+        for i in range(n):
+            b[i] = ord("[" if self.taken == 0 else "1" if self.taken % 2 else ",")
+            self.taken += 1
+        return n
+
+
+def test_load_reads_no_further_than_the_document_limit(limits, tmp_path):
+    limits(max_document_length=20)
+    endless = Endless()
+    with pytest.raises(simdbridge.LimitError) as e:
+        simdbridge.load(endless)
+    assert (e.value.limit, e.value.offset, endless.taken) == ("max_document_length", 20, 21)
+    # The same error as loads() of the whole document, from bytes, text, and a file.
+    longer = "[" + "1," * 12 + "1]"
+    with pytest.raises(simdbridge.LimitError) as whole:
+        simdbridge.loads(longer)
+    path = tmp_path / "longer.json"
+    path.write_text(longer)
+    for call in (lambda: simdbridge.load(io.BytesIO(longer.encode())), lambda: simdbridge.load(io.StringIO(longer)),
+                 lambda: simdbridge.load_file(path), lambda: simdbridge.parse_file(path)):
+        with pytest.raises(simdbridge.LimitError) as part:
+            call()
+        assert (part.value.limit, part.value.offset, str(part.value)) == ("max_document_length", 20, str(whole.value))
+    # A document of the limit's length reads whole, also from a stream that gives a few bytes a call;
+    # its characters are counted as bytes (UTF-8), however many a read returns.
+    exact = "[" + "1," * 8 + "11]"
+    assert len(exact) == 20
+    assert simdbridge.load(io.BufferedReader(io.BytesIO(exact.encode()), buffer_size=1)) == [1] * 8 + [11]
+    assert simdbridge.load(io.StringIO('["\u00e9\u00e9\u00e9\u00e9"]')) == ["\u00e9" * 4]
+    with pytest.raises(simdbridge.LimitError):
+        simdbridge.load(io.StringIO('["' + "\u00e9" * 9 + '"]'))  # 11 characters, 22 bytes
+    with pytest.raises(json.JSONDecodeError):  # an empty stream: what json.load raises
+        simdbridge.load(io.BytesIO(b""))

@@ -114,15 +114,34 @@ JSONEncodeError = TypeError  # as orjson.JSONEncodeError: dumpb's errors are Typ
 __version__: str = _core.versions()["simdbridge"]  # core/VERSION, compiled in
 
 
+def _read_document(fp: _Any) -> _Any:
+    """fp.read(); under max_document_length, no more than that many bytes (or characters) and
+    one more: a longer document is the same LimitError, and the rest is never read."""
+    limit = _core._get_limits()["max_document_length"]
+    if limit == 0:
+        return fp.read()
+    chunks = []
+    size = 0
+    while size <= limit:
+        chunk = fp.read(limit + 1 - size)  # a raw stream may return less than asked before its end
+        if not chunk:
+            if not chunks:
+                return chunk
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return chunks[0] if len(chunks) == 1 else chunks[0][:0].join(chunks)
+
+
 def load(fp: _IO[str] | _IO[bytes], **kw: _Any) -> _Any:
-    """json.load: loads(fp.read(), **kw)."""
-    return loads(fp.read(), **kw)
+    """json.load: loads(fp.read(), **kw) (under max_document_length, see _read_document)."""
+    return loads(_read_document(fp), **kw)
 
 
 def load_file(path: str | _os.PathLike[str]) -> _Any:
     """The document in a file, read as bytes."""
     with open(path, "rb") as f:
-        return loads(f.read())
+        return loads(_read_document(f))
 
 
 def dump(obj: _Any, fp: _IO[str], **kw: _Any) -> None:
@@ -140,7 +159,7 @@ def load_arrow_file(path: str | _os.PathLike[str], schema: _Any = None, **kw: _A
 def parse_file(path: str | _os.PathLike[str]) -> _Any:
     """A lazy view of the document in a file."""
     with open(path, "rb") as f:
-        return parse(f.read())
+        return parse(_read_document(f))
 
 
 _UINT32 = 2**32 - 1

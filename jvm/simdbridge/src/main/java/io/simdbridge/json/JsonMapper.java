@@ -176,7 +176,11 @@ public final class JsonMapper {
         return read(json, type.type());
     }
 
-    /** Reads the stream to its end (it is not closed). */
+    /**
+     * Reads the stream to its end (it is not closed). Under a {@code maxDocumentLength}, no more
+     * than that many bytes and one more are read: a longer document fails as it would from an
+     * array (DOCUMENT_TOO_LONG at the limit's offset), without taking all of the stream first.
+     */
     public <T> T read(InputStream json, Class<T> type) {
         return read(readAll(json), (Type) type);
     }
@@ -185,9 +189,12 @@ public final class JsonMapper {
         return read(readAll(json), type.type());
     }
 
-    private static byte[] readAll(InputStream in) {
+    private byte[] readAll(InputStream in) {
+        Objects.requireNonNull(in, "json");
+        long max = limits.maxDocumentLength();
         try {
-            return in.readAllBytes();
+            // An array holds at most Integer.MAX_VALUE - 8 bytes (the JDK's own bound).
+            return max == 0 || max >= Integer.MAX_VALUE - 9 ? in.readAllBytes() : in.readNBytes((int) max + 1);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -106,6 +106,38 @@ class LimitsTest {
         assertSame(JsonLimits.DEFAULT, NativeParser.forCurrentThread().limits());
     }
 
+    /** A long stream: "[1,1,1,..." for a megabyte, counting what was taken. */
+    private static final class Endless extends java.io.InputStream {
+        long taken;
+
+        @Override
+        public int read() {
+            if (taken == 1 << 20) {
+                return -1;
+            }
+            return taken++ == 0 ? '[' : (taken & 1) == 0 ? '1' : ',';
+        }
+    }
+
+    @Test
+    void aStreamIsReadNoFurtherThanTheDocumentLimit() {
+        JsonMapper twenty = JsonMapper.builder().maxDocumentLength(20).build();
+        Endless endless = new Endless();
+        JsonBindException e = assertThrows(JsonBindException.class, () -> twenty.read(endless, Object.class));
+        assertEquals(ErrorCode.DOCUMENT_TOO_LONG, code(e));
+        assertEquals(20, e.offset());
+        assertEquals(21, endless.taken);
+        // The same error as from the array, and a document of the limit's length reads whole.
+        byte[] longer = "[1,1,1,1,1,1,1,1,1,1,1]".getBytes(StandardCharsets.UTF_8);
+        JsonBindException fromArray = assertThrows(JsonBindException.class, () -> twenty.read(longer, Object.class));
+        JsonBindException fromStream = assertThrows(JsonBindException.class,
+                () -> twenty.read(new java.io.ByteArrayInputStream(longer), Object.class));
+        assertEquals(fromArray.getMessage(), fromStream.getMessage());
+        byte[] exact = "[1,1,1,1,1,1,1,1,11]".getBytes(StandardCharsets.UTF_8);
+        assertEquals(20, exact.length);
+        assertEquals(9, twenty.read(new java.io.ByteArrayInputStream(exact), List.class).size());
+    }
+
     @Test
     void aStringLongerThanTheLimitPerMapper() {
         JsonMapper ten = JsonMapper.builder().maxStringLength(10).build();
