@@ -12,7 +12,9 @@
 // is a copy of a template with those keys, its values written in place (see "Dicts by shape").
 // Duplicate keys go
 // through PyDict_SetItem in order, as in json: the last value wins, at the first key's position.
+#include <algorithm>
 #include <cstdlib>
+#include <pthread.h>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -150,7 +152,34 @@ inline PyObject *make_value_str(std::string_view value) {
   return s == nullptr ? nullptr : set.insert(w0, w1, n, s);
 }
 
-PyObject *build(const tape_view &t, size_t &i);
+/**
+ * The lowest stack address a build may reach on this thread: the end of its stack plus a margin
+ * for what runs after it stops (raising the error; a JVM or sanitizer keeps guard pages there
+ * too), found once per thread. 0 where the platform does not tell: no check.
+ */
+uintptr_t stack_floor() {
+  static thread_local uintptr_t floor = [] {
+    uintptr_t f = 0;
+#if defined(__linux__)
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      void *low = nullptr;
+      size_t size = 0;
+      if (pthread_attr_getstack(&attr, &low, &size) == 0 && size > 0) {
+        f = uintptr_t(low) + std::min<size_t>(size / 4, size_t(256) << 10);
+      }
+      pthread_attr_destroy(&attr);
+    }
+#elif defined(__APPLE__)
+    const size_t size = pthread_get_stacksize_np(pthread_self());
+    f = uintptr_t(pthread_get_stackaddr_np(pthread_self())) - size + std::min<size_t>(size / 4, size_t(256) << 10);
+#endif
+    return f;
+  }();
+  return floor;
+}
+
+PyObject *build(const tape_view &t, size_t &i, uintptr_t floor);
 
 /**
  * The value at i when it is not a container; i moves past it. Inlined into the containers'
@@ -189,9 +218,9 @@ PyObject *build(const tape_view &t, size_t &i);
 }
 
 /** The value at i, a container or not; i moves past it. */
-[[gnu::always_inline]] inline PyObject *build_any(const tape_view &t, size_t &i) {
+[[gnu::always_inline]] inline PyObject *build_any(const tape_view &t, size_t &i, uintptr_t floor) {
   const tape_kind kind = t.kind(i);
-  if (kind == tape_kind::object || kind == tape_kind::array) { return build(t, i); }
+  if (kind == tape_kind::object || kind == tape_kind::array) { return build(t, i, floor); }
   return build_scalar(t, i, kind);
 }
 
@@ -322,7 +351,7 @@ void remember_shape(shape &s, const tape_view &t, size_t i, uint32_t n) {
  * The object at i (n members, the shape of `s`) as a copy of its template with the values
  * built in place; i moves past it. A new reference, or null with an exception set.
  */
-PyObject *build_from_shape(const shape &s, const tape_view &t, size_t &i, uint32_t n) {
+PyObject *build_from_shape(const shape &s, const tape_view &t, size_t &i, uint32_t n, uintptr_t floor) {
   PyObject *dict = PyDict_Copy(s.dict);
   if (dict == nullptr) { return nullptr; }
   dict_entry *e = unicode_entries(dict);
@@ -336,7 +365,7 @@ PyObject *build_from_shape(const shape &s, const tape_view &t, size_t &i, uint32
   for (uint32_t m = 0; m < n; m++) {
     j++; // the key: the template's
     const tape_kind kind = t.kind(j);
-    PyObject *value = build_any(t, j);
+    PyObject *value = build_any(t, j, floor);
     if (value == nullptr) {
       Py_DECREF(dict); // entries not yet written hold None, as the template's
       return nullptr;
@@ -353,8 +382,17 @@ PyObject *build_from_shape(const shape &s, const tape_view &t, size_t &i, uint32
 }
 #endif
 
-/** The container at i; i moves past it. A new reference, or null with an exception set. */
-PyObject *build(const tape_view &t, size_t &i) {
+/**
+ * The container at i; i moves past it. A new reference, or null with an exception set. `floor`:
+ * the stack address (stack_floor) below which it refuses to go deeper.
+ */
+PyObject *build(const tape_view &t, size_t &i, uintptr_t floor) {
+  if (uintptr_t(__builtin_frame_address(0)) < floor) {
+    // Only under a max_depth raised far past the default: json's exception for nesting.
+    PyErr_SetString(PyExc_RecursionError, "maximum JSON nesting depth exceeded: the document nests deeper than this "
+                                          "thread's stack holds (lower max_depth, or read on a thread with a larger stack)");
+    return nullptr;
+  }
   if (t.kind(i) == tape_kind::object) {
     const uint32_t n = t.count(i);
 #ifdef SIMDBRIDGE_DICT_SHAPES
@@ -363,7 +401,7 @@ PyObject *build(const tape_view &t, size_t &i) {
       s = &shape_slot(t, i, n);
       if (s->dict != nullptr && s->matches(t, i, n)) {
         s->misses = 0;
-        return build_from_shape(*s, t, i, n);
+        return build_from_shape(*s, t, i, n, floor);
       }
       if (s->occupied()) {
         s = ++s->misses >= s->patience() ? s : nullptr; // a miss: the slot stays as it is, until it has missed enough
@@ -377,7 +415,7 @@ PyObject *build(const tape_view &t, size_t &i) {
     while (t.kind(j) != tape_kind::object_end) {
       PyObject *key = make_key(t.string(j));
       j++;
-      PyObject *value = key ? build_any(t, j) : nullptr;
+      PyObject *value = key ? build_any(t, j, floor) : nullptr;
       // A key's hash is in the str already (a cached key's, or computed by make_str's caller).
       if (value == nullptr || set_str_item(dict, key, value) < 0) {
         Py_XDECREF(key);
@@ -401,7 +439,7 @@ PyObject *build(const tape_view &t, size_t &i) {
     PyObject *list = PyList_New(Py_ssize_t(n));
     if (list == nullptr) { return nullptr; }
     for (uint32_t k = 0; k < n; k++) {
-      PyObject *item = build_any(t, j);
+      PyObject *item = build_any(t, j, floor);
       if (item == nullptr) {
         Py_DECREF(list); // the items not yet set are null: PyList's dealloc skips them
         return nullptr;
@@ -414,7 +452,7 @@ PyObject *build(const tape_view &t, size_t &i) {
   PyObject *list = PyList_New(0);
   if (list == nullptr) { return nullptr; }
   while (t.kind(j) != tape_kind::array_end) {
-    PyObject *item = build_any(t, j);
+    PyObject *item = build_any(t, j, floor);
     if (item == nullptr || PyList_Append(list, item) < 0) {
       Py_XDECREF(item);
       Py_DECREF(list);
@@ -436,7 +474,7 @@ PyObject *build_value(const tape_view &tape, size_t i) {
   // The cyclic GC would scan the growing tree again and again as containers are made; a tree
   // from JSON has no cycles, so it waits until the tree is done.
   const int was_enabled = PyGC_Disable();
-  PyObject *value = build_any(tape, i);
+  PyObject *value = build_any(tape, i, stack_floor());
   if (was_enabled) { PyGC_Enable(); }
   return value;
 }

@@ -5,6 +5,8 @@ thread; bad values are refused."""
 import io
 import json
 import pickle
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -178,3 +180,36 @@ def test_load_reads_no_further_than_the_document_limit(limits, tmp_path):
         simdbridge.load(io.StringIO('["' + "\u00e9" * 9 + '"]'))  # 11 characters, 22 bytes
     with pytest.raises(json.JSONDecodeError):  # an empty stream: what json.load raises
         simdbridge.load(io.BytesIO(b""))
+
+
+DEEP = """
+import sys, threading, simdbridge
+simdbridge.set_limits(max_depth=2**32 - 1)
+deep = "[" * 1_000_000 + "]" * 1_000_000
+got = []
+
+def each():
+    for name, call in (("loads", lambda: simdbridge.loads(deep)), ("bytes", lambda: simdbridge.loads(deep.encode())),
+                       ("view", lambda: simdbridge.parse(deep).as_list()),
+                       ("loads_many", lambda: list(simdbridge.loads_many(deep)))):
+        try:
+            call()
+            got.append((name, "returned"))
+        except RecursionError as e:
+            got.append((name, "RecursionError" if "stack" in str(e) else str(e)))
+
+each()
+threading.stack_size(256 << 10)
+t = threading.Thread(target=each)
+t.start()
+t.join()
+print(got)
+"""
+
+
+def test_nesting_past_the_stack_is_a_recursion_error_not_a_crash():
+    # Under a max_depth raised far past the default, loads built a document nested a million deep
+    # by recursion until the C stack overflowed (a segfault); it stops where the stack ends.
+    out = subprocess.run([sys.executable, "-c", DEEP], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str([(n, "RecursionError") for n in ("loads", "bytes", "view", "loads_many")] * 2)
