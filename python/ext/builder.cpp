@@ -12,9 +12,7 @@
 // is a copy of a template with those keys, its values written in place (see "Dicts by shape").
 // Duplicate keys go
 // through PyDict_SetItem in order, as in json: the last value wins, at the first key's position.
-#include <algorithm>
 #include <cstdlib>
-#include <pthread.h>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -26,6 +24,7 @@
 #endif
 
 #include "common.h"
+#include "simdbridge/stack.h"
 #include "cpython_internals.h"
 #include "utf8_to_str.h"
 
@@ -150,33 +149,6 @@ inline PyObject *make_value_str(std::string_view value) {
   if (cached != nullptr) { return cached; }
   PyObject *s = ascii_str(p, n);
   return s == nullptr ? nullptr : set.insert(w0, w1, n, s);
-}
-
-/**
- * The lowest stack address a build may reach on this thread: the end of its stack plus a margin
- * for what runs after it stops (raising the error; a JVM or sanitizer keeps guard pages there
- * too), found once per thread. 0 where the platform does not tell: no check.
- */
-uintptr_t stack_floor() {
-  static thread_local uintptr_t floor = [] {
-    uintptr_t f = 0;
-#if defined(__linux__)
-    pthread_attr_t attr;
-    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-      void *low = nullptr;
-      size_t size = 0;
-      if (pthread_attr_getstack(&attr, &low, &size) == 0 && size > 0) {
-        f = uintptr_t(low) + std::min<size_t>(size / 4, size_t(256) << 10);
-      }
-      pthread_attr_destroy(&attr);
-    }
-#elif defined(__APPLE__)
-    const size_t size = pthread_get_stacksize_np(pthread_self());
-    f = uintptr_t(pthread_get_stackaddr_np(pthread_self())) - size + std::min<size_t>(size / 4, size_t(256) << 10);
-#endif
-    return f;
-  }();
-  return floor;
 }
 
 PyObject *build(const tape_view &t, size_t &i, uintptr_t floor);
@@ -384,10 +356,10 @@ PyObject *build_from_shape(const shape &s, const tape_view &t, size_t &i, uint32
 
 /**
  * The container at i; i moves past it. A new reference, or null with an exception set. `floor`:
- * the stack address (stack_floor) below which it refuses to go deeper.
+ * simdbridge::stack_floor(), below which it refuses to go deeper.
  */
 PyObject *build(const tape_view &t, size_t &i, uintptr_t floor) {
-  if (uintptr_t(__builtin_frame_address(0)) < floor) {
+  if (!simdbridge::stack_has_room(floor)) {
     // Only under a max_depth raised far past the default: json's exception for nesting.
     PyErr_SetString(PyExc_RecursionError, "maximum JSON nesting depth exceeded: the document nests deeper than this "
                                           "thread's stack holds (lower max_depth, or read on a thread with a larger stack)");
@@ -474,7 +446,7 @@ PyObject *build_value(const tape_view &tape, size_t i) {
   // The cyclic GC would scan the growing tree again and again as containers are made; a tree
   // from JSON has no cycles, so it waits until the tree is done.
   const int was_enabled = PyGC_Disable();
-  PyObject *value = build_any(tape, i, stack_floor());
+  PyObject *value = build_any(tape, i, simdbridge::stack_floor());
   if (was_enabled) { PyGC_Enable(); }
   return value;
 }

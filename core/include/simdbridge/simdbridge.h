@@ -9,6 +9,7 @@
 #include "simdbridge/msgpack.h"
 #include "simdbridge/parser.h"
 #include "simdbridge/result.h"
+#include "simdbridge/stack.h"
 #include "simdbridge/writer.h"
 
 #endif // SIMDBRIDGE_H

@@ -34,6 +34,7 @@
 #include "tape_walk.h"
 #include "temporal.h"
 #include "simdbridge/arrow.h"
+#include "simdbridge/stack.h"
 #include "simdbridge/writer.h"
 
 namespace simdbridge {
@@ -360,8 +361,15 @@ private:
 // ---------------------------------------------------------------------------------------------
 // Inference.
 
-/** The type inferred so far for a value, as pyarrow's JSON reader infers it. */
-bool merge_type(field &into, element v, std::string &path, std::string &why) {
+/**
+ * The type inferred so far for a value, as pyarrow's JSON reader infers it. `floor`:
+ * stack_floor(), below which it stops (a level of recursion per level of nesting).
+ */
+bool merge_type(field &into, element v, std::string &path, std::string &why, uintptr_t floor) {
+  if (!stack_has_room(floor)) {
+    why = "nesting deeper than this thread's stack holds";
+    return false;
+  }
   kind seen;
   switch (v.type()) {
   case element_type::NULL_VALUE: return true;
@@ -401,7 +409,7 @@ bool merge_type(field &into, element v, std::string &path, std::string &why) {
         into.children.push_back(arrow::named(std::string(kv.key)));
         child = &into.children.back();
       }
-      if (!merge_type(*child, kv.value, path, why)) {
+      if (!merge_type(*child, kv.value, path, why, floor)) {
         path = "/" + escape_pointer_step(kv.key) + path;
         return false;
       }
@@ -411,7 +419,7 @@ bool merge_type(field &into, element v, std::string &path, std::string &why) {
     simdjson::dom::array array;
     if (v.get(array) != simdjson::SUCCESS) { return false; }
     for (element item : array) {
-      if (!merge_type(into.children[0], item, path, why)) {
+      if (!merge_type(into.children[0], item, path, why, floor)) {
         path = "/" + std::to_string(index) + path;
         return false;
       }
@@ -687,7 +695,7 @@ arrow_error infer(reader &r, field &schema) {
         why.reason = std::string("a record must be an object, found ") + json_type_name(root);
         return false;
       }
-      if (!merge_type(b.inferred, root, path, why.reason)) {
+      if (!merge_type(b.inferred, root, path, why.reason, stack_floor())) {
         why.path = path;
         return false;
       }
@@ -708,7 +716,7 @@ arrow_error infer(reader &r, field &schema) {
       b.records = 0;
       b.error = {};
       r.read_records(parser, b, nullptr, [&](element root, mismatch &why, std::string_view) {
-        if (!merge_type(so_far, root, path, why.reason)) {
+        if (!merge_type(so_far, root, path, why.reason, stack_floor())) {
           why.path = path;
           return false;
         }
@@ -1137,8 +1145,21 @@ arrow_error import_given(const ArrowSchema &schema, field &given) {
 
 } // namespace
 
-arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_read_options &options,
+/**
+ * The options a read runs under: max_depth at most the default. Inference, the readers, the types
+ * they make and their export and release each take a level of recursion per level of nesting,
+ * and an Arrow type nested thousands deep is one no consumer reads: a record nested past it is
+ * the depth limit's error.
+ */
+static arrow_read_options bounded(const arrow_read_options &options) {
+  arrow_read_options o = options;
+  o.limits.max_depth = std::min<uint32_t>(o.limits.max_depth, SIMDBRIDGE_DEFAULT_MAX_DEPTH);
+  return o;
+}
+
+arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_read_options &given_options,
                             ArrowArrayStream *out) noexcept {
+  const arrow_read_options options = bounded(given_options);
   if (out == nullptr || !in.well_formed()) { return usage("invalid argument"); }
   out->release = nullptr;
   try {
@@ -1154,8 +1175,9 @@ arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_rea
   }
 }
 
-arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_read_options &options,
+arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_read_options &given_options,
                                  ArrowArrayStream *out) noexcept {
+  const arrow_read_options options = bounded(given_options);
   if (out == nullptr) { return usage("invalid argument"); }
   out->release = nullptr;
   struct stat st;
@@ -1228,7 +1250,8 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
   }
 }
 
-arrow_error infer_arrow_schema(input in, const arrow_read_options &options, ArrowSchema *out) noexcept {
+arrow_error infer_arrow_schema(input in, const arrow_read_options &given_options, ArrowSchema *out) noexcept {
+  const arrow_read_options options = bounded(given_options);
   if (out == nullptr || !in.well_formed()) { return usage("invalid argument"); }
   out->release = nullptr;
   try {

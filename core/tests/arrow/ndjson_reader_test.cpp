@@ -4,6 +4,7 @@
 // errors for every block size and thread count; errors that name the record, field and byte.
 #include <gtest/gtest.h>
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -202,6 +203,60 @@ TEST(ArrowReader, MalformedRecordsAreTheScalarParsersErrors) {
   shallow.limits.max_depth = 2;
   EXPECT_EQ(read("{\"o\": {\"x\": 1}}", &record, shallow).rows.size(), 1u); // a scalar at the limit
   EXPECT_EQ(read("{\"o\": {\"x\": [1]}}", &record, shallow).error.code, error_code::depth_limit);
+}
+
+/** A record: an object holding arrays nested so that the whole is `depth` deep. */
+std::string nested_record(size_t depth) {
+  return "{\"a\": " + std::string(depth - 1, '[') + "1" + std::string(depth - 1, ']') + "}\n";
+}
+
+struct inferred {
+  arrow_error error;
+  bool ran = false;
+};
+
+/** infer_arrow_schema of `record` under `options`, on a thread of `stack` bytes of stack. */
+inferred infer_on_a_thread(const std::string &record, const arrow_read_options &options, size_t stack) {
+  struct job {
+    const std::string *record;
+    const arrow_read_options *options;
+    inferred out;
+  } j{&record, &options, {}};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, stack);
+  pthread_t thread;
+  const auto run = [](void *p) -> void * {
+    auto *j = static_cast<job *>(p);
+    ArrowSchema schema{};
+    j->out.error = infer_arrow_schema(input::copy_of(j->record->data(), j->record->size()), *j->options, &schema);
+    if (schema.release != nullptr) { schema.release(&schema); }
+    j->out.ran = true;
+    return nullptr;
+  };
+  if (pthread_create(&thread, &attr, run, &j) == 0) { pthread_join(thread, nullptr); }
+  pthread_attr_destroy(&attr);
+  return j.out;
+}
+
+TEST(ArrowReader, NestingStopsAtTheDefaultDepthAndWhereTheStackEnds) {
+  // Under max_depth 2^32 - 1, a record nested 30,000 deep overflowed the stack in inference (a
+  // segfault); Arrow reads take max_depth at most the default, and inference stops where the
+  // thread's stack ends.
+  arrow_read_options deep;
+  deep.limits.max_depth = UINT32_MAX;
+  EXPECT_TRUE(read(nested_record(1024), nullptr, deep).error.ok());
+  for (size_t depth : {size_t(1025), size_t(30000), size_t(1000000)}) {
+    const read_result r = read(nested_record(depth), nullptr, deep);
+    EXPECT_EQ(r.error.code, error_code::depth_limit) << depth;
+    EXPECT_EQ(r.error.message, "record 1: arrays and objects nest deeper than the depth limit at byte 1029") << depth;
+  }
+  // A thread of 128 KB holds about a hundred levels of inference, not the default's 1024.
+  const inferred small = infer_on_a_thread(nested_record(1000), deep, size_t(128) << 10);
+  ASSERT_TRUE(small.ran);
+  EXPECT_FALSE(small.error.ok());
+  EXPECT_NE(small.error.message.find("deeper than this thread's stack holds"), std::string::npos) << small.error.message;
+  EXPECT_TRUE(infer_on_a_thread(nested_record(20), deep, size_t(128) << 10).error.ok());
 }
 
 TEST(ArrowReader, BadRecordsAreKeptOrDroppedAsSparksModes) {
