@@ -94,6 +94,11 @@ public final class NativeParser implements AutoCloseable {
             public java.lang.invoke.MethodHandle writeJsonString() {
                 return FfmBridge.WRITE_JSON_STRING;
             }
+
+            @Override
+            public JsonException error(ErrorCode code, long offset, String detail) {
+                return new JsonException(code, offset, -1, detail);
+            }
         });
     }
     private static final ThreadLocal<NativeParser> CURRENT = ThreadLocal.withInitial(NativeParser::new);

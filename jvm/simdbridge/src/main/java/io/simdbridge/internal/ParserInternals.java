@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.simdbridge.internal;
 
+import io.simdbridge.ErrorCode;
+import io.simdbridge.JsonException;
 import io.simdbridge.NativeParser;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -34,6 +36,9 @@ public final class ParserInternals {
 
         /** The core's JSON string writer (simdbridge_write_json_string), or null without the library. */
         MethodHandle writeJsonString();
+
+        /** The exception of an error found in Java, with the core's code for it (its message, at the offset). */
+        JsonException error(ErrorCode code, long offset, String detail);
     }
 
     private static volatile Access access;

@@ -389,6 +389,39 @@ final class BindingTape extends BindingTapeReader {
         return new Mismatch(w, "expected " + expected + ", found " + found);
     }
 
+    /**
+     * The first container at the document's greatest nesting: its word in the low 32 bits, its
+     * depth (the root's is 1) in the high ones; 0 for a scalar root. One pass over the words,
+     * with a stack of the open containers' ends (no recursion: it serves a document too deep
+     * for the codecs' recursion).
+     */
+    long deepest() {
+        int k = kind(0);
+        if (k != OBJECT && k != ARRAY) {
+            return 0;
+        }
+        int end = next(0);
+        int[] ends = new int[16];
+        int depth = 0, best = 0, bestDepth = 0;
+        for (int w = 0; w < end; w += 2) {
+            while (depth > 0 && w >= ends[depth - 1]) {
+                depth--;
+            }
+            k = kind(w);
+            if (k == OBJECT || k == ARRAY) {
+                if (depth == ends.length) {
+                    ends = java.util.Arrays.copyOf(ends, 2 * depth);
+                }
+                ends[depth++] = next(w);
+                if (depth > bestDepth) {
+                    bestDepth = depth;
+                    best = w;
+                }
+            }
+        }
+        return (long) bestDepth << 32 | best;
+    }
+
     /** The first key of the object at w that it holds twice. */
     Mismatch duplicateKey(int w) {
         java.util.Set<String> seen = new java.util.HashSet<>();

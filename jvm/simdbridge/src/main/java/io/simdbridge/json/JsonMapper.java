@@ -298,7 +298,26 @@ public final class JsonMapper {
             return value;
         } catch (BindingTape.Mismatch m) {
             throw new JsonBindException(Paths.ofWord(t, m.word), t.offset(m.word), m.getMessage(), null);
+        } catch (StackOverflowError e) {
+            throw tooDeepForTheStack(t);
         }
+    }
+
+    /**
+     * The codecs read nested values by recursion, a frame or two a level: under a maxDepth raised
+     * far past the default, a document can nest deeper than the thread's stack holds. That is
+     * this error, at the first of the document's deepest containers, with the depth limit's code
+     * (the stack is unwound by then), rather than a StackOverflowError.
+     */
+    private JsonBindException tooDeepForTheStack(BindingTape t) {
+        long deepest = t.deepest();
+        int w = (int) deepest;
+        long offset = t.offset(w);
+        String reason = "arrays and objects nest " + (deepest >>> 32) + " deep, deeper than this thread's stack holds"
+                + " for the data binding (the mapper's maxDepth is " + limits.maxDepth()
+                + "): lower it, or read on a thread with a larger stack";
+        return new JsonBindException(Paths.ofWord(t, w), offset, reason,
+                PARSER.error(io.simdbridge.ErrorCode.DEPTH_LIMIT, offset, "this thread's stack"));
     }
 
     // --- writing ---------------------------------------------------------------------------------
@@ -310,6 +329,8 @@ public final class JsonMapper {
         try {
             writeValue(w, value);
             return w.toByteArray();
+        } catch (StackOverflowError e) {
+            throw tooDeepForTheStack(w, value);
         } finally {
             c.release(w);
             Contexts.give(c);
@@ -325,6 +346,8 @@ public final class JsonMapper {
             w.writeTo(out);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (StackOverflowError e) {
+            throw tooDeepForTheStack(w, value);
         } finally {
             c.release(w);
             Contexts.give(c);
@@ -334,6 +357,13 @@ public final class JsonMapper {
     /** The value as a JSON string. */
     public String writeString(Object value) {
         return new String(write(value), StandardCharsets.UTF_8);
+    }
+
+    /** As for reads: values nested deeper than the thread's stack holds, under a maxDepth raised past it. */
+    private IllegalStateException tooDeepForTheStack(JsonWriter w, Object value) {
+        return new IllegalStateException("simdbridge: values nest " + w.depth + " deep writing a " + value.getClass().getName()
+                + ", deeper than this thread's stack holds (the mapper's maxDepth is " + limits.maxDepth()
+                + "; a cycle? else lower it, or write on a thread with a larger stack)");
     }
 
     private void writeValue(JsonWriter w, Object value) {

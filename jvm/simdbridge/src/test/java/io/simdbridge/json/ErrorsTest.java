@@ -296,10 +296,14 @@ class ErrorsTest {
             }, "small-stack", stack);
             t.start();
             t.join();
-            if (failure[0] != null && !(failure[0] instanceof StackOverflowError)) {
+            // Where the stack is too small for the binding's recursion: the depth error, never a
+            // StackOverflowError out of the mapper.
+            if (failure[0] != null && !(failure[0] instanceof JsonBindException b
+                    && b.getMessage().contains("deeper than this thread's stack holds"))) {
                 throw new AssertionError("stack " + stack, failure[0]);
             }
-            if (failure[0] == null) {
+            if (failure[0] == null || stack == 512 * 1024) {
+                assertEquals(null, failure[0]);
                 assertEquals(expected, checksum[0]);
             }
         }

@@ -138,6 +138,67 @@ class LimitsTest {
         assertEquals(9, twenty.read(new java.io.ByteArrayInputStream(exact), List.class).size());
     }
 
+    /** A node of a chain, read and written by the bean codec. */
+    public static final class Node {
+        public Node next;
+    }
+
+    /** What the call throws, run on a thread of 512 KB of stack. */
+    private static Throwable onASmallStack(Runnable call) throws InterruptedException {
+        Throwable[] thrown = new Throwable[1];
+        Thread t = new Thread(null, () -> {
+            try {
+                call.run();
+            } catch (Throwable e) {
+                thrown[0] = e;
+            }
+        }, "small stack", 512 << 10);
+        t.start();
+        t.join();
+        return thrown[0];
+    }
+
+    @Test
+    void nestingPastTheStackIsTheDepthErrorNotAStackOverflow() throws InterruptedException {
+        // Under a maxDepth raised far past the default, a document nested 200,000 deep (or a
+        // value that deep written) overflowed the stack: a StackOverflowError out of the mapper.
+        JsonMapper deep = JsonMapper.builder().maxDepth(1_000_000).build();
+        int n = 200_000;
+        String arrays = "[".repeat(n) + "]".repeat(n);
+        String chain = "{\"next\":".repeat(n) + "null" + "}".repeat(n);
+        for (Object[] c : new Object[][] {{arrays, Object.class, (long) n - 1}, {arrays, List.class, (long) n - 1},
+                {chain, Node.class, 8L * (n - 1)}}) {
+            Throwable e = onASmallStack(() -> deep.read((String) c[0], (Class<?>) c[1]));
+            JsonBindException b = assertInstanceOf(JsonBindException.class, e, String.valueOf(e));
+            assertEquals(ErrorCode.DEPTH_LIMIT, code(b));
+            assertEquals((long) c[2], b.offset()); // the first of the deepest containers
+            assertTrue(b.getMessage().contains("nest " + n + " deep, deeper than this thread's stack holds"), b.getMessage());
+            assertTrue(b.getMessage().length() < 400, b.getMessage()); // the path elided, as for the depth limit
+        }
+        Node head = new Node();
+        Node at = head;
+        for (int i = 0; i < n; i++) {
+            at = at.next = new Node();
+        }
+        List<Object> lists = new ArrayList<>();
+        List<Object> inner = lists;
+        for (int i = 0; i < n; i++) {
+            List<Object> next = new ArrayList<>();
+            inner.add(next);
+            inner = next;
+        }
+        for (Object value : new Object[] {head, lists}) {
+            Throwable e = onASmallStack(() -> deep.write(value));
+            assertInstanceOf(IllegalStateException.class, e, String.valueOf(e));
+            assertTrue(e.getMessage().contains("deeper than this thread's stack holds"), e.getMessage());
+            e = onASmallStack(() -> deep.write(value, new java.io.ByteArrayOutputStream()));
+            assertInstanceOf(IllegalStateException.class, e, String.valueOf(e));
+        }
+        // What fits the stack still reads and writes, on the same thread size.
+        String fits = "[".repeat(500) + "]".repeat(500);
+        assertEquals(null, onASmallStack(() -> assertEquals(fits, deep.writeString(deep.read(fits, Object.class)))));
+    }
+
     @Test
     void aStringLongerThanTheLimitPerMapper() {
         JsonMapper ten = JsonMapper.builder().maxStringLength(10).build();
