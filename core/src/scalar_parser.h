@@ -109,7 +109,14 @@ public:
     while (p < n_) {
       // "truefalse" or "1x" must not read as two documents; "{}{}" and "[1]2" may.
       const size_t begin = p;
-      if (error e = parse_stream_document(p); !e.ok()) { return e; }
+      if (error e = parse_stream_document(p); !e.ok()) {
+        // Past the document's first max_record_length_ bytes, the limit was passed first: the
+        // first error in the input is the one named (and a reader of blocks stops there).
+        if (max_record_length_ != 0 && e.code != error_code::document_too_long && e.offset > begin + max_record_length_) {
+          return {error_code::document_too_long, begin + max_record_length_};
+        }
+        return e;
+      }
       if (max_record_length_ != 0 && p - begin > max_record_length_) {
         return {error_code::document_too_long, begin + max_record_length_};
       }

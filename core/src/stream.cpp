@@ -188,6 +188,22 @@ struct stream_reader::state {
     return internal::length_error(options, from, to);
   }
 
+  /**
+   * The error `e` of the document that starts at `from` (past white space), or the length
+   * limit's where `e` lies past the document's first max_document_length bytes: the document
+   * passed the limit before it went wrong, and the first error in the input is the one named.
+   * A reader of blocks (stream/block_reader.cpp) stops there too, rather than reading on to
+   * find what else is wrong with a document that may never end.
+   */
+  error length_first(size_t from, error e) const {
+    while (from < size && internal::is_json_whitespace(data[from])) { from++; }
+    const uint64_t limit = options.max_document_length;
+    if (limit != 0 && e.code != error_code::document_too_long && e.offset > from + limit) {
+      return {error_code::document_too_long, from + limit};
+    }
+    return e;
+  }
+
   /** Parses [from, to) as one document: on the tape, or valid but not on it, or an error. */
   error parse_exactly(size_t from, size_t to) {
     begin = from;
@@ -197,7 +213,7 @@ struct stream_reader::state {
     if (on_tape) { return length_error(from, to); }
     const error e = validate_slowly(from, to);
     on_tape = e.ok() && deep_parse(from, to);
-    return e.ok() ? length_error(from, to) : e;
+    return e.ok() ? length_error(from, to) : length_first(from, e);
   }
 
   bool whitespace_only(size_t from, size_t to) const {
@@ -235,7 +251,7 @@ struct stream_reader::state {
     internal::validation_sink sink;
     internal::scalar_parser<internal::validation_sink> slow(data, size, options, sink, scopes);
     size_t after = pos;
-    if (error e = slow.parse_stream_document(after); !e.ok()) { return fail(e); }
+    if (error e = slow.parse_stream_document(after); !e.ok()) { return fail(length_first(pos, e)); }
     const size_t from = pos;
     pos = after;
     if (error e = parse_exactly(from, after); !e.ok()) { return fail(e); }

@@ -213,3 +213,19 @@ def test_nesting_past_the_stack_is_a_recursion_error_not_a_crash():
     out = subprocess.run([sys.executable, "-c", DEEP], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == str([(n, "RecursionError") for n in ("loads", "bytes", "view", "loads_many")] * 2)
+
+
+def test_documents_sharing_a_line_past_the_limit_are_all_read_from_a_file(limits):
+    # A file read in blocks, under max_document_length: a block with no line end in more bytes
+    # than the limit was taken as the stream's last, and the documents after it were lost
+    # without an error (512 of 10,000 read).
+    limits(max_document_length=1000)
+    data = b'{"a":1} ' * 10_000
+    for block_size in (4096, 1 << 20):
+        assert len(list(simdbridge.loads_many(io.BytesIO(data), block_size=block_size))) == 10_000
+    # A document past the limit: the error where the whole input has it, from a file as from bytes.
+    longer = b"[" + b"1," * 15_000 + b"1]"
+    for source in (lambda: longer, lambda: io.BytesIO(longer)):
+        with pytest.raises(simdbridge.LimitError) as e:
+            list(simdbridge.loads_many(source(), block_size=4096))
+        assert (e.value.offset, e.value.limit) == (1000, "max_document_length")

@@ -59,7 +59,7 @@ struct block {
   size_t size = 0;
   uint64_t base = 0;          // the stream offset of bytes[0]
   bool final = false;         // the stream's last: a document cut short at its end is an error
-  bool overlong = false;      // cut with no boundary because a document passed the length limit
+  bool overlong = false;      // cut with no boundary, past the length limit: possibly inside a document
   enum class stage { cut, parsing, parsed };
   std::atomic<stage> at{stage::cut}; // set under the reader's mutex; read by ready() without it
   // The tapes of its documents, one after another: each copied from the parser's as parsed, the
@@ -109,19 +109,57 @@ bool cut_short(const block &b, const error &e, stream_format format) {
   return format == stream_format::whitespace && !b.final && e.code == error_code::unexpected_end && e.offset == b.size;
 }
 
-error overlong_error(const block &b, size_t from) {
-  while (from < b.size && is_space(b.bytes[from])) { from++; }
-  return {error_code::document_too_long, from};
+/**
+ * A block of the whitespace format cut with no line end (`overlong`: documents may share a
+ * line) may end inside a scalar (`12|34`, `tr|ue`) that reads as a whole document: one that
+ * ends right at its end on anything but a bracket or a quote is read again with the next block.
+ */
+bool may_go_on(const block &b, size_t end) {
+  if (!b.overlong || b.final || end != b.size || end == 0) { return false; }
+  const uint8_t last = b.bytes[end - 1];
+  return last != '}' && last != ']' && last != '"';
 }
 
-void parse_documents(block &b, stream_reader &reader, stream_format format);
+/** The first byte past white space (and json_seq's RS) from `from`: where a document starts. */
+size_t document_start(const block &b, size_t from) {
+  while (from < b.size && (is_space(b.bytes[from]) || b.bytes[from] == record_separator)) { from++; }
+  return from;
+}
+
+/**
+ * The document cut short after `last_end` that already has more bytes than the length limit:
+ * the limit's error at its start plus the limit, as where the whole input is read at once,
+ * rather than reading it on to its end (which may never come).
+ */
+bool too_long_so_far(const block &b, size_t last_end, uint64_t limit, error &out) {
+  const size_t from = document_start(b, last_end);
+  if (limit == 0 || b.size - from <= limit) { return false; }
+  out = {error_code::document_too_long, from + limit};
+  return true;
+}
+
+/**
+ * A record of the lines or json_seq format with no end in more bytes than the limit and two
+ * (`overlong`, the stream's last block: nothing after it is read): the first error in it, where
+ * that comes no later than the limit's, else the limit's at its start plus the limit. (A
+ * record of mostly white space is refused so too, where the whole input read at once would
+ * measure its document alone.)
+ */
+error overlong_record(const block &b, stream_reader &reader, uint64_t limit) {
+  const size_t from = document_start(b, 0);
+  const result<bool> r = reader.next();
+  if (!r.ok() && r.error().offset < b.size && r.error().offset <= from + limit) { return r.error(); }
+  return {error_code::document_too_long, from + limit};
+}
+
+void parse_documents(block &b, stream_reader &reader, stream_format format, uint64_t limit);
 
 /**
  * Parses every document of `b` with `reader`, their tapes copied one after another into b; the
  * strings end in `padding` bytes, as a parser's do (readers of a string may read that far).
  */
-void parse_block(block &b, stream_reader &reader, stream_format format) {
-  parse_documents(b, reader, format);
+void parse_block(block &b, stream_reader &reader, stream_format format, uint64_t limit) {
+  parse_documents(b, reader, format, limit);
   try {
     b.strings.resize(b.strings.size() + padding, 0);
   } catch (...) {
@@ -130,7 +168,7 @@ void parse_block(block &b, stream_reader &reader, stream_format format) {
   }
 }
 
-void parse_documents(block &b, stream_reader &reader, stream_format format) {
+void parse_documents(block &b, stream_reader &reader, stream_format format, uint64_t limit) {
   reader.reset(b.in(), b.base > 0);
   b.documents = 0;
   b.spans.clear();
@@ -140,20 +178,27 @@ void parse_documents(block &b, stream_reader &reader, stream_format format) {
   b.incomplete = false;
   size_t last_end = 0;
   try {
+    if (b.overlong && format != stream_format::whitespace) {
+      b.failure = overlong_record(b, reader, limit);
+      return;
+    }
     for (;;) {
       const result<bool> r = reader.next();
       if (!r.ok()) {
-        if (b.overlong && r.error().code == error_code::unexpected_end && r.error().offset == b.size) {
-          b.failure = overlong_error(b, last_end);
-        } else if (cut_short(b, r.error(), format)) {
+        if (!cut_short(b, r.error(), format)) {
+          b.failure = r.error();
+        } else if (!too_long_so_far(b, last_end, limit, b.failure)) {
           b.incomplete = true;
           b.resume = last_end;
-        } else {
-          b.failure = r.error();
         }
         return;
       }
       if (!r.value()) { return; }
+      if (may_go_on(b, reader.end())) {
+        b.incomplete = true;
+        b.resume = last_end;
+        return;
+      }
       const tape_view t = reader.tape();
       span s{reader.value_index(), reader.begin(), reader.end(), t.words != nullptr, b.words.size(), 0, b.strings.size(), 0};
       if (s.on_tape) {
@@ -232,10 +277,9 @@ struct block_reader::state {
   size_t find_cut(const block &b, size_t from) const {
     const uint8_t separator = options.format == stream_format::json_seq ? record_separator : uint8_t('\n');
     const size_t before = options.format == stream_format::json_seq ? 1 : 0; // json_seq: cut before the RS
-    for (size_t i = b.size; i > 0; i--) {
+    for (size_t i = b.size; i > from; i--) { // the bytes from `from` on
       const size_t at = i - before;
-      if (at <= from) { break; }
-      if (b.bytes[i - 1] == separator) { return at; }
+      if (b.bytes[i - 1] == separator && at > 0) { return at; }
     }
     return 0;
   }
@@ -272,8 +316,17 @@ struct block_reader::state {
         break;
       }
       const uint64_t limit = options.parser.max_document_length;
-      if (limit > 0 && b.size > limit + 2) { // no document boundary: one document past the limit
-        b.final = b.overlong = true;
+      if (limit > 0 && b.size > limit + 2) {
+        // No boundary in more bytes than a document may take. In the whitespace format its
+        // documents may share a line: it is read as it is, the one it ends inside read again
+        // with the next block, or an error once longer than the limit. In the others it is one
+        // record past the limit, and the stream's last (overlong_record).
+        b.overlong = true;
+        if (options.format == stream_format::whitespace) {
+          pending_base = b.base + b.size; // the next block starts where this one ends
+        } else {
+          b.final = true;
+        }
         break;
       }
       searched = b.size;
@@ -295,21 +348,23 @@ struct block_reader::state {
         lazy_active = true;
         lazy_last_end = 0;
       }
-      const result<bool> r = into != nullptr ? reader.next(*into) : reader.next();
-      if (!r.ok()) {
-        if (lazy.overlong && r.error().code == error_code::unexpected_end && r.error().offset == lazy.size) {
-          return fail(overlong_error(lazy, lazy_last_end), lazy.base);
-        }
-        if (!direct && cut_short(lazy, r.error(), options.format)) { // read it again at the start of the next block
-          pending.insert(pending.begin(), lazy.bytes.begin() + ptrdiff_t(lazy_last_end),
-                         lazy.bytes.begin() + ptrdiff_t(lazy.size));
-          pending_base = lazy.base + lazy_last_end;
-          carried = lazy.size - lazy_last_end;
-          lazy_active = false;
-          continue;
-        }
-        return fail(r.error(), lazy.base);
+      if (lazy.overlong && options.format != stream_format::whitespace) {
+        return fail(overlong_record(lazy, reader, options.parser.max_document_length), lazy.base);
       }
+      const result<bool> r = into != nullptr ? reader.next(*into) : reader.next();
+      const bool short_cut = !r.ok() && !direct && cut_short(lazy, r.error(), options.format);
+      if (short_cut || (r.ok() && r.value() && may_go_on(lazy, reader.end()))) {
+        if (error e; short_cut && too_long_so_far(lazy, lazy_last_end, options.parser.max_document_length, e)) {
+          return fail(e, lazy.base);
+        }
+        // Read it again at the start of the next block.
+        pending.insert(pending.begin(), lazy.bytes.begin() + ptrdiff_t(lazy_last_end), lazy.bytes.begin() + ptrdiff_t(lazy.size));
+        pending_base = lazy.base + lazy_last_end;
+        carried = lazy.size - lazy_last_end;
+        lazy_active = false;
+        continue;
+      }
+      if (!r.ok()) { return fail(r.error(), lazy.base); }
       if (!r.value()) {
         lazy_active = false;
         if (direct) { source_done = true; }
@@ -353,7 +408,7 @@ struct block_reader::state {
       }
       b->at = block::stage::parsing;
       lock.unlock();
-      parse_block(*b, own, options.format);
+      parse_block(*b, own, options.format, options.parser.max_document_length);
       lock.lock();
       b->at = block::stage::parsed;
       parsed.notify_all();
@@ -387,7 +442,7 @@ struct block_reader::state {
     if (b.at == block::stage::cut) {
       b.at = block::stage::parsing;
       lock.unlock();
-      parse_block(b, reader, options.format);
+      parse_block(b, reader, options.format, options.parser.max_document_length);
       lock.lock();
       b.at = block::stage::parsed;
       return;
@@ -453,7 +508,7 @@ struct block_reader::state {
         joined.resize(n.size + padding, 0);
         n.bytes.swap(joined);
         n.base = b.base + b.resume;
-        parse_block(n, reader, options.format);
+        parse_block(n, reader, options.format, options.parser.max_document_length);
       }
       drop_front();
     }

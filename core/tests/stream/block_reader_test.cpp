@@ -36,8 +36,8 @@ private:
   size_t at_ = 0;
 };
 
-std::vector<std::string> expected(const std::string &text, stream_format format) {
-  stream_reader reader(input::copy_of(text), format);
+std::vector<std::string> expected(const std::string &text, stream_format format, parser_options limits = {}) {
+  stream_reader reader(input::copy_of(text), format, limits);
   return trace(reader, false, text);
 }
 
@@ -91,13 +91,17 @@ TEST(BlockReader, SameDocumentsOffsetsAndErrorsAsOneReader) {
   for (int round = 0; round < 400; round++) {
     const stream_format format = formats[round % 3];
     const std::string text = random_stream(rng, format);
-    const std::vector<std::string> want = expected(text, format);
+    parser_options limits; // and under length limits that some documents pass, some lines too
+    const uint64_t lengths[] = {0, 0, 16, 40, 100};
+    limits.max_document_length = lengths[(round / 3) % 5];
+    const std::vector<std::string> want = expected(text, format, limits);
     for (size_t block_size : {size_t(1), size_t(7), size_t(64), size_t(1) << 20}) {
       for (unsigned threads : {1u, 2u, 3u}) {
         block_options options;
         options.format = format;
         options.block_size = block_size;
         options.threads = threads;
+        options.parser = limits;
         const bool keep = round % 2 == 1;
         SCOPED_TRACE(text + " block " + std::to_string(block_size) + " threads " + std::to_string(threads));
         {
@@ -154,17 +158,79 @@ TEST(BlockReader, AReadFailureIsAnErrorAtItsOffset) {
 }
 
 TEST(BlockReader, ALineOverTheLengthLimitStopsReadingAndSaysSo) {
-  std::string text = "[1]\n[\"" + std::string(100000, 'x') + "\"]\n[2]\n";
-  for (unsigned threads : {1u, 2u}) {
+  // The error where the whole input read at once has it: the document's start plus the limit
+  // (the block reader said its start), and no more read of the line than a few blocks.
+  const std::string text = "[1]\n[\"" + std::string(100000, 'x') + "\"]\n[2]\n";
+  parser_options limits;
+  limits.max_document_length = 1000;
+  const std::vector<std::string> want = expected(text, stream_format::whitespace, limits);
+  ASSERT_EQ(want.size(), 2u);
+  EXPECT_EQ(want[1], "error document_too_long at 1004 after 1");
+  for (stream_format format : {stream_format::whitespace, stream_format::lines}) {
+    for (unsigned threads : {1u, 2u}) {
+      block_options options;
+      options.format = format;
+      options.block_size = 64;
+      options.threads = threads;
+      options.parser = limits;
+      piecewise_source source(text, 64);
+      block_reader reader(source, options);
+      EXPECT_EQ(trace(reader, false, text), want) << threads;
+    }
+  }
+}
+
+TEST(BlockReader, DocumentsSharingALineLongerThanTheLimitAreAllRead) {
+  // Under a length limit, a block with no line end in more bytes than a document may take was
+  // read as the stream's last: the documents after it were lost without an error (512 of
+  // 10,000 read), or the one it ended inside was "too long". Also numbers and literals cut at
+  // such a block's end, and a long line of the lines format holding a second document.
+  std::string shared, numbers, literals;
+  for (int i = 0; i < 3000; i++) {
+    shared += "{\"a\":" + std::to_string(i) + "} ";
+    numbers += std::to_string(i * 7919) + " ";
+    literals += i % 3 == 0 ? "true " : i % 3 == 1 ? "false\t" : "null  ";
+  }
+  std::string lines_text = "[1]\n[2]\n[4]" + std::string(1500, ' ') + "[5]\n[6]\n"; // a second document past the limit
+  for (int i = 0; i < 40; i++) { lines_text.insert(4, "[" + std::to_string(i) + "]" + std::string(size_t(i * 20), ' ') + "\n"); }
+  parser_options limits;
+  limits.max_document_length = 1000;
+  for (const auto &[text, format] : {std::pair{shared, stream_format::whitespace}, std::pair{numbers, stream_format::whitespace},
+                                     std::pair{literals, stream_format::whitespace}, std::pair{lines_text, stream_format::lines}}) {
+    const std::vector<std::string> want = expected(text, format, limits);
+    for (size_t block_size : {size_t(7), size_t(64), size_t(1000), size_t(4096)}) {
+      for (unsigned threads : {1u, 2u, 3u}) {
+        block_options options;
+        options.format = format;
+        options.block_size = block_size;
+        options.threads = threads;
+        options.parser = limits;
+        piecewise_source source(text, 1 + block_size % 13);
+        block_reader reader(source, options);
+        EXPECT_EQ(trace(reader, false, text), want) << text.substr(0, 40) << " block " << block_size << " threads " << threads;
+      }
+    }
+  }
+  EXPECT_EQ(expected(shared, stream_format::whitespace, limits).size(), 3001u); // and "end"
+  // The difference that bounded reading costs: a record of those formats with more white space
+  // than the limit on its line is refused, where the whole input measures its document alone.
+  const std::string spaced = "[1]\n[2]" + std::string(3000, ' ') + "\n[3]\n";
+  for (stream_format format : {stream_format::lines, stream_format::json_seq}) {
+    std::string text = spaced;
+    if (format == stream_format::json_seq) {
+      text = "\x1e[1]\n\x1e[2]" + std::string(3000, ' ') + "\n\x1e[3]\n";
+    }
     block_options options;
+    options.format = format;
     options.block_size = 64;
-    options.threads = threads;
-    options.parser.max_document_length = 1000;
+    options.parser = limits;
     piecewise_source source(text, 64);
     block_reader reader(source, options);
     const std::vector<std::string> got = trace(reader, false, text);
     ASSERT_EQ(got.size(), 2u);
-    EXPECT_EQ(got[1], "error document_too_long at 4 after 1");
+    EXPECT_EQ(got[1], format == stream_format::lines ? "error document_too_long at 1004 after 1"
+                                                     : "error document_too_long at 1006 after 1");
+    EXPECT_EQ(expected(text, format, limits).size(), 4u); // read whole: [1], [2], [3] and "end"
   }
 }
 
