@@ -361,13 +361,16 @@ private:
 // ---------------------------------------------------------------------------------------------
 // Inference.
 
+/** merge_type's reason where the thread's stack ran out: the depth limit's error, at the record. */
+constexpr std::string_view out_of_stack = "nesting deeper than this thread's stack holds";
+
 /**
  * The type inferred so far for a value, as pyarrow's JSON reader infers it. `floor`:
  * stack_floor(), below which it stops (a level of recursion per level of nesting).
  */
 bool merge_type(field &into, element v, std::string &path, std::string &why, uintptr_t floor) {
   if (!stack_has_room(floor)) {
-    why = "nesting deeper than this thread's stack holds";
+    why = out_of_stack; // no path: finding its value again would recurse as deep
     return false;
   }
   kind seen;
@@ -410,7 +413,7 @@ bool merge_type(field &into, element v, std::string &path, std::string &why, uin
         child = &into.children.back();
       }
       if (!merge_type(*child, kv.value, path, why, floor)) {
-        path = "/" + escape_pointer_step(kv.key) + path;
+        if (why != out_of_stack) { path = "/" + escape_pointer_step(kv.key) + path; }
         return false;
       }
     }
@@ -420,7 +423,7 @@ bool merge_type(field &into, element v, std::string &path, std::string &why, uin
     if (v.get(array) != simdjson::SUCCESS) { return false; }
     for (element item : array) {
       if (!merge_type(into.children[0], item, path, why, floor)) {
-        path = "/" + std::to_string(index) + path;
+        if (why != out_of_stack) { path = "/" + std::to_string(index) + path; }
         return false;
       }
       index++;
@@ -633,8 +636,8 @@ public:
       }
       mismatch why;
       if (!on_record(root, why, line)) {
-        b.error = {error_code::type_mismatch, first + offset_of(data + first, last - first, why.path), b.records,
-                   why.path, why.reason, ""};
+        b.error = {why.reason == out_of_stack ? error_code::depth_limit : error_code::type_mismatch,
+                   first + offset_of(data + first, last - first, why.path), b.records, why.path, why.reason, ""};
         return;
       }
     }
