@@ -41,6 +41,15 @@ std::vector<std::string> expected(const std::string &text, stream_format format,
   return trace(reader, false, text);
 }
 
+block_options options_of(stream_format format, size_t block_size, unsigned threads, const parser_options &limits = {}) {
+  block_options options;
+  options.format = format;
+  options.block_size = block_size;
+  options.threads = threads;
+  options.parser = limits;
+  return options;
+}
+
 std::string random_document(std::mt19937_64 &rng, int depth = 0) {
   switch (rng() % (depth > 3 ? 4 : 7)) {
   case 0: return std::to_string(int64_t(rng() % 2000) - 1000);
@@ -97,11 +106,7 @@ TEST(BlockReader, SameDocumentsOffsetsAndErrorsAsOneReader) {
     const std::vector<std::string> want = expected(text, format, limits);
     for (size_t block_size : {size_t(1), size_t(7), size_t(64), size_t(1) << 20}) {
       for (unsigned threads : {1u, 2u, 3u}) {
-        block_options options;
-        options.format = format;
-        options.block_size = block_size;
-        options.threads = threads;
-        options.parser = limits;
+        const block_options options = options_of(format, block_size, threads, limits);
         const bool keep = round % 2 == 1;
         SCOPED_TRACE(text + " block " + std::to_string(block_size) + " threads " + std::to_string(threads));
         {
@@ -168,11 +173,7 @@ TEST(BlockReader, ALineOverTheLengthLimitStopsReadingAndSaysSo) {
   EXPECT_EQ(want[1], "error document_too_long at 1004 after 1");
   for (stream_format format : {stream_format::whitespace, stream_format::lines}) {
     for (unsigned threads : {1u, 2u}) {
-      block_options options;
-      options.format = format;
-      options.block_size = 64;
-      options.threads = threads;
-      options.parser = limits;
+      const block_options options = options_of(format, 64, threads, limits);
       piecewise_source source(text, 64);
       block_reader reader(source, options);
       EXPECT_EQ(trace(reader, false, text), want) << threads;
@@ -200,11 +201,7 @@ TEST(BlockReader, DocumentsSharingALineLongerThanTheLimitAreAllRead) {
     const std::vector<std::string> want = expected(text, format, limits);
     for (size_t block_size : {size_t(7), size_t(64), size_t(1000), size_t(4096)}) {
       for (unsigned threads : {1u, 2u, 3u}) {
-        block_options options;
-        options.format = format;
-        options.block_size = block_size;
-        options.threads = threads;
-        options.parser = limits;
+        const block_options options = options_of(format, block_size, threads, limits);
         piecewise_source source(text, 1 + block_size % 13);
         block_reader reader(source, options);
         EXPECT_EQ(trace(reader, false, text), want) << text.substr(0, 40) << " block " << block_size << " threads " << threads;
@@ -220,10 +217,7 @@ TEST(BlockReader, DocumentsSharingALineLongerThanTheLimitAreAllRead) {
     if (format == stream_format::json_seq) {
       text = "\x1e[1]\n\x1e[2]" + std::string(3000, ' ') + "\n\x1e[3]\n";
     }
-    block_options options;
-    options.format = format;
-    options.block_size = 64;
-    options.parser = limits;
+    const block_options options = options_of(format, 64, 1, limits);
     piecewise_source source(text, 64);
     block_reader reader(source, options);
     const std::vector<std::string> got = trace(reader, false, text);
