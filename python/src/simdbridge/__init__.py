@@ -120,7 +120,7 @@ def _read_document(fp: _Any) -> _Any:
     limit = _core._get_limits()["max_document_length"]
     if limit == 0:
         return fp.read()
-    chunks = []
+    chunks: list[_Any] = []
     size = 0
     while size <= limit:
         chunk = fp.read(limit + 1 - size)  # a raw stream may return less than asked before its end
