@@ -68,6 +68,20 @@ inline error_code leading_bytes_error(const uint8_t *data, size_t size) noexcept
   return error_code::success;
 }
 
+/**
+ * A stream document's error `e`, or the length limit's where `e` lies past the first `limit`
+ * bytes of the document that starts at `begin` (past white space): the document passed the
+ * limit before it went wrong, and the first error in the input is the one named. The rule of
+ * the scalar parser's streams; stream_reader and the block reader (which stops there rather than
+ * read on through a document that may never end) follow it.
+ */
+inline error length_first(uint64_t limit, size_t begin, error e) noexcept {
+  if (limit != 0 && e.code != error_code::document_too_long && e.offset > begin + limit) {
+    return {error_code::document_too_long, begin + limit};
+  }
+  return e;
+}
+
 template <typename Sink> class scalar_parser {
 public:
   /** max_number_length: see parser_options (0: no limit). */
@@ -109,14 +123,7 @@ public:
     while (p < n_) {
       // "truefalse" or "1x" must not read as two documents; "{}{}" and "[1]2" may.
       const size_t begin = p;
-      if (error e = parse_stream_document(p); !e.ok()) {
-        // Past the document's first max_record_length_ bytes, the limit was passed first: the
-        // first error in the input is the one named (and a reader of blocks stops there).
-        if (max_record_length_ != 0 && e.code != error_code::document_too_long && e.offset > begin + max_record_length_) {
-          return {error_code::document_too_long, begin + max_record_length_};
-        }
-        return e;
-      }
+      if (error e = parse_stream_document(p); !e.ok()) { return length_first(max_record_length_, begin, e); }
       if (max_record_length_ != 0 && p - begin > max_record_length_) {
         return {error_code::document_too_long, begin + max_record_length_};
       }

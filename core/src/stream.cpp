@@ -188,20 +188,9 @@ struct stream_reader::state {
     return internal::length_error(options, from, to);
   }
 
-  /**
-   * The error `e` of the document that starts at `from` (past white space), or the length
-   * limit's where `e` lies past the document's first max_document_length bytes: the document
-   * passed the limit before it went wrong, and the first error in the input is the one named.
-   * A reader of blocks (stream/block_reader.cpp) stops there too, rather than reading on to
-   * find what else is wrong with a document that may never end.
-   */
+  /** internal::length_first for the document that starts at `from` or past white space after it. */
   error length_first(size_t from, error e) const {
-    while (from < size && internal::is_json_whitespace(data[from])) { from++; }
-    const uint64_t limit = options.max_document_length;
-    if (limit != 0 && e.code != error_code::document_too_long && e.offset > from + limit) {
-      return {error_code::document_too_long, from + limit};
-    }
-    return e;
+    return internal::length_first(options.max_document_length, internal::first_non_whitespace(data, from, size), e);
   }
 
   /** Parses [from, to) as one document: on the tape, or valid but not on it, or an error. */

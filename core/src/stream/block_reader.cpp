@@ -21,6 +21,7 @@
 #include <simdjson.h>
 
 #include "document_state.h"
+#include "scalar_parser.h"
 
 namespace simdbridge {
 
@@ -128,13 +129,14 @@ size_t document_start(const block &b, size_t from) {
 
 /**
  * The document cut short after `last_end` that already has more bytes than the length limit:
- * the limit's error at its start plus the limit, as where the whole input is read at once,
- * rather than reading it on to its end (which may never come).
+ * its cut (an end too soon, at the block's end) lies past the limit, so it is the limit's error
+ * (internal::length_first), as where the whole input is read at once, rather than read on to
+ * its end (which may never come).
  */
 bool too_long_so_far(const block &b, size_t last_end, uint64_t limit, error &out) {
-  const size_t from = document_start(b, last_end);
-  if (limit == 0 || b.size - from <= limit) { return false; }
-  out = {error_code::document_too_long, from + limit};
+  const error e = internal::length_first(limit, document_start(b, last_end), {error_code::unexpected_end, b.size});
+  if (e.code != error_code::document_too_long) { return false; }
+  out = e;
   return true;
 }
 
@@ -148,8 +150,9 @@ bool too_long_so_far(const block &b, size_t last_end, uint64_t limit, error &out
 error overlong_record(const block &b, stream_reader &reader, uint64_t limit) {
   const size_t from = document_start(b, 0);
   const result<bool> r = reader.next();
-  if (!r.ok() && r.error().offset < b.size && r.error().offset <= from + limit) { return r.error(); }
-  return {error_code::document_too_long, from + limit};
+  // An error at the block's end is the cut's: the record goes on past it, as past the limit.
+  const error e = !r.ok() && r.error().offset < b.size ? r.error() : error{error_code::document_too_long, from + limit};
+  return internal::length_first(limit, from, e);
 }
 
 void parse_documents(block &b, stream_reader &reader, stream_format format, uint64_t limit);
