@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // One document through every single-document entry point (checksum, validate, the binding
-// tape, a kept document, parse into a document), read in place and copied, under the default
-// limits and tight ones; each verdict must be the scalar parser's, and the checksum its value.
+// tape, with a binding plan too, a kept document, parse into a document), read in place and
+// copied, under the default limits and tight ones; each verdict must be the scalar parser's, and
+// the checksum its value. With the plan, the tape must be the one without it, or shorter.
+#include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "fuzz_support.h"
 #include "simdbridge/document.h"
 #include "simdbridge/parser.h"
+#include "simdbridge/binding_plan.h"
 #include "simdbridge/binding_tape.h"
 
 using namespace simdbridge;
@@ -21,6 +25,23 @@ parser_options tight_options() {
   o.max_document_length = 300;
   o.max_string_length = 16;
   return o;
+}
+
+/** {"a": [node 0...], "b": anything, "c": node 0}: short keys, a cycle, a list. */
+const binding_plan &fuzz_plan() {
+  static const std::unique_ptr<binding_plan> plan = [] {
+    const std::vector<uint8_t> spec = {2, 0, 0, 0,                                     // two nodes
+                                       1, 0, 0, 0, 3, 0, 0, 0,                         // 0: an object of 3 keys
+                                       1, 0, 0, 0, 'a', 1, 0, 0, 0,                    //   "a": node 1
+                                       1, 0, 0, 0, 'b', 0xFF, 0xFF, 0xFF, 0xFF,        //   "b": none
+                                       1, 0, 0, 0, 'c', 0, 0, 0, 0,                    //   "c": node 0
+                                       2, 0, 0, 0, 0, 0, 0, 0};                        // 1: an array of node 0
+    error e;
+    std::unique_ptr<binding_plan> p = binding_plan::parse(spec.data(), spec.size(), e);
+    fuzz::expect(p != nullptr, "the fuzzer's plan is malformed");
+    return p;
+  }();
+  return *plan;
 }
 
 void check(parser &p, const uint8_t *data, size_t size) {
@@ -50,6 +71,33 @@ void check(parser &p, const uint8_t *data, size_t size) {
     const auto kind = binding_tape_entry(words[0] >> 56);
     const bool container = kind == binding_tape_entry::object || kind == binding_tape_entry::array;
     fuzz::expect(!container || end == out.words_used, "to_binding_tape: the root container does not end the tape");
+  }
+  // With the plan: the same verdict; the tape without the plan, or, followed, a shorter one.
+  {
+    std::vector<uint64_t> planned_words(words.size());
+    std::vector<uint8_t> planned_strings(strings.size());
+    binding_tape_buffer planned{planned_words.data(), planned_words.size(), planned_strings.data(), planned_strings.size()};
+    const error pt = p.to_binding_tape(in_place.in(), fuzz_plan(), planned);
+    if (!outcome::of(pt).same_verdict(outcome::of(t)) || pt.offset != t.offset) {
+      fuzz::fail("to_binding_tape with a plan against without", outcome::of(pt), outcome::of(t));
+    }
+    if (pt.ok() && !planned.planned) {
+      fuzz::expect(planned.words_used == out.words_used && planned.strings_used == out.strings_used &&
+                       std::equal(words.begin(), words.begin() + long(out.words_used), planned_words.begin()) &&
+                       std::equal(strings.begin(), strings.begin() + long(out.strings_used), planned_strings.begin()),
+                   "to_binding_tape with a plan not followed: another tape than without it");
+    }
+    if (pt.ok() && planned.planned) {
+      fuzz::expect(planned.words_used <= out.words_used && planned.strings_used <= out.strings_used,
+                   "to_binding_tape with a plan followed: a longer tape");
+      if (planned.words_used > 2) {
+        binding_tape_buffer small{planned_words.data(), planned.words_used - 2, planned_strings.data(), planned.strings_used};
+        const error s = p.to_binding_tape(in_place.in(), fuzz_plan(), small);
+        fuzz::expect(s.code == error_code::output_too_small && small.words_used == planned.words_used && small.planned,
+                     "to_binding_tape with a plan into too small an array");
+      }
+    }
+    fuzz::expect(!planned.planned || pt.ok(), "to_binding_tape: an error said to follow the plan");
   }
   // A tape that does not fit: the sizes it needs, never a write past the arrays.
   if (t.ok() && out.words_used > 2) {

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // parser::to_binding_tape: a document into the caller's binding tape (simdbridge/binding_tape.h),
-// from simdjson's stage 1 and one pass over its structural index (structural_walk.h), or, for
-// what that walk refuses, from the scalar parser.
+// from simdjson's stage 1 and one pass over its structural index (structural_walk.h), following
+// the caller's binding plan where it has one and the document matches it (binding_plan.h), or,
+// for what that walk refuses, from the scalar parser.
 #include <algorithm>
 #include <optional>
 
 #include <simdjson.h>
 
+#include "binding_plan/plan_nodes.h"
 #include "binding_tape_sink.h"
 #include "parser_entry.h"
 #include "parser_state.h"
@@ -31,12 +33,28 @@ bool binding_strings_within(const binding_tape_buffer &out, size_t words, uint64
 
 } // namespace
 
-error parser::to_binding_tape(input in, binding_tape_buffer &out) noexcept {
+error parser::to_binding_tape(input in, binding_tape_buffer &out) noexcept { return binding_tape(in, nullptr, out); }
+
+error parser::to_binding_tape(input in, const binding_plan &plan, binding_tape_buffer &out) noexcept {
+  return binding_tape(in, &plan, out);
+}
+
+error parser::binding_tape(input in, const binding_plan *plan, binding_tape_buffer &out) noexcept {
+  out.planned = false;
   return internal::guarded<error>(state_.get(), options_, in, [&]() -> error {
     if (error e = internal::length_error(options_, 0, in.size); !e.ok()) { return e; }
     // The open containers: a slot per level a document of this size can reach, and the root's.
     const size_t levels = std::min<size_t>(options_.max_depth, in.size) + 1;
     if (state_->tape_open.size() < levels) { state_->tape_open.resize(std::max(levels, state_->tape_open.size() * 2)); }
+    // A plan takes the keys it checks off the tape, where max_string_length could not see them:
+    // with a name past that limit, it is not followed (the walk without it names the key).
+    const binding_plan::nodes *nodes = plan != nullptr ? &plan->internals() : nullptr;
+    if (nodes != nullptr && options_.max_string_length != 0 && nodes->longest_name > options_.max_string_length) {
+      nodes = nullptr;
+    }
+    if (nodes != nullptr && state_->plan_levels.size() < levels) {
+      state_->plan_levels.resize(std::max(levels, state_->plan_levels.size() * 2));
+    }
     internal::binding_tape_sink sink(&out, state_->tape_open.data());
     const auto finish = [&out](const auto &s) -> error { // s: a sink, or the walk that held one
       out.words_used = s.words();
@@ -56,15 +74,31 @@ error parser::to_binding_tape(input in, binding_tape_buffer &out) noexcept {
         // structural; the strings never pass the input's bytes (unescaping only shortens), and
         // a 16-byte store starts before their end. Arrays that large need no check per write.
         const bool roomy = out.word_capacity / 2 >= count && out.string_capacity >= in.size + 16;
-        const auto walk = [&](auto sink_type) -> std::optional<error> { // none where the walk refused
-          internal::structural_walk<typename decltype(sink_type)::type> fast(
-              data, index, count, &out, state_->tape_open.data(), state_->scopes.data(), options_.max_depth);
-          if (!fast.document()) { return std::nullopt; }
-          if (internal::strings_may_pass(options_, in.size) && fast.fits() &&
-              !binding_strings_within(out, fast.words(), options_.max_string_length)) {
-            return std::nullopt; // the scalar parser names the string
+        // Both walks over the same index: the plan's first where there is one, then the
+        // plain one where it refused (the document does not match the plan, or it is wrong).
+        const auto walk = [&](auto sink_type) -> std::optional<error> { // none where both refused
+          using walk_sink = typename decltype(sink_type)::type;
+          const auto checked = [&](const auto &fast) -> std::optional<error> {
+            if (internal::strings_may_pass(options_, in.size) && fast.fits() &&
+                !binding_strings_within(out, fast.words(), options_.max_string_length)) {
+              return std::nullopt; // the scalar parser names the string
+            }
+            return finish(fast);
+          };
+          if (nodes != nullptr) {
+            internal::structural_walk<walk_sink, true> planned(data, index, count, &out, state_->tape_open.data(),
+                                                          state_->scopes.data(), options_.max_depth, nodes,
+                                                          state_->plan_levels.data());
+            if (planned.document()) {
+              std::optional<error> e = checked(planned);
+              out.planned = e.has_value();
+              if (e) { return e; }
+            }
           }
-          return finish(fast);
+          internal::structural_walk<walk_sink> fast(data, index, count, &out, state_->tape_open.data(), state_->scopes.data(),
+                                               options_.max_depth);
+          if (!fast.document()) { return std::nullopt; }
+          return checked(fast);
         };
         const std::optional<error> walked =
             internal::all_ascii(data, in.size)

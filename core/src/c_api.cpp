@@ -20,6 +20,10 @@ struct simdbridge_parser {
   simdbridge::parser cpp;
 };
 
+struct simdbridge_binding_plan {
+  std::unique_ptr<simdbridge::binding_plan> cpp;
+};
+
 namespace {
 
 simdbridge::input to_input(const uint8_t *data, size_t length, size_t capacity) {
@@ -250,6 +254,34 @@ int32_t simdbridge_binding_tape(simdbridge_parser *parser, const uint8_t *data, 
   status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_WORDS] = out.words_used;
   status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_STRINGS] = out.strings_used;
   status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_OFFSET] = e.offset;
+  return int32_t(e.code);
+}
+
+simdbridge_binding_plan *simdbridge_binding_plan_new(const uint8_t *spec, size_t length) {
+  entering();
+  simdbridge::error e;
+  std::unique_ptr<simdbridge::binding_plan> plan = simdbridge::binding_plan::parse(spec, length, e);
+  if (plan == nullptr) { return nullptr; }
+  return new (std::nothrow) simdbridge_binding_plan{std::move(plan)};
+}
+
+void simdbridge_binding_plan_free(simdbridge_binding_plan *plan) { delete plan; }
+
+int32_t simdbridge_binding_tape_planned(simdbridge_parser *parser, const simdbridge_binding_plan *plan,
+                                        const uint8_t *data, size_t length, size_t capacity, uint64_t *words,
+                                        size_t word_capacity, uint8_t *strings, size_t string_capacity,
+                                        uint64_t *status_out) {
+  entering();
+  if (parser == nullptr || plan == nullptr || status_out == nullptr || (words == nullptr && word_capacity != 0) ||
+      (strings == nullptr && string_capacity != 0)) {
+    return SIMDBRIDGE_INVALID_ARGUMENT;
+  }
+  simdbridge::binding_tape_buffer out{words, word_capacity, strings, string_capacity};
+  const simdbridge::error e = parser->cpp.to_binding_tape(to_input(data, length, capacity), *plan->cpp, out);
+  status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_WORDS] = out.words_used;
+  status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_STRINGS] = out.strings_used;
+  status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_OFFSET] = e.offset;
+  status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_PLANNED] = out.planned ? 1 : 0;
   return int32_t(e.code);
 }
 

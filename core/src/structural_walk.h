@@ -8,6 +8,10 @@
 // per value than a loop over the index. Strings are
 // unescaped by the tape sink; numbers are parsed by simdjson's own number parser (header only).
 //
+// With a binding plan (simdbridge/binding_plan.h, `Planned`), an object where the plan expects one
+// has its keys checked against the plan's, in order, and left off the tape; an object that does
+// not hold exactly those keys makes the walk refuse (the caller then walks without the plan).
+//
 // Whatever this pass does not take — a scalar at the root, an integer past 64 bits, a number past
 // the double range, a lone surrogate, nesting past the limit, any error — makes it refuse, and
 // the scalar parser, the arbiter, reads the document again (and names the error).
@@ -19,6 +23,7 @@
 
 #include <simdjson.h>
 
+#include "binding_plan/plan_nodes.h"
 #include "simdbridge/binding_tape.h"
 
 namespace simdbridge::internal {
@@ -70,13 +75,16 @@ simdjson_inline bool atom_at(const uint8_t *p, const char *literal, size_t lengt
  * `index` (`count` positions, from stage 1); `open` is the sink's stack of open containers. The
  * sink is made inside the walk and held by value, so that its counters stay in registers (behind
  * a reference they were reloaded after every word it stored: the words are 64-bit integers, as
- * its counters are). `scopes` holds one byte per level up to `max_depth` + 1.
+ * its counters are). `scopes` holds one byte per level up to `max_depth` + 1; with `Planned`,
+ * `plan` is followed and `levels` holds a slot per level as well.
  */
-template <typename TapeSink> class structural_walk {
+template <typename TapeSink, bool Planned = false> class structural_walk {
 public:
   structural_walk(const uint8_t *buf, const uint32_t *index, size_t count, binding_tape_buffer *out, uint64_t *open,
-                  uint8_t *scopes, uint32_t max_depth) noexcept
-      : buf_(buf), index_(index), count_(count), out_(out), open_(open), scopes_(scopes), max_depth_(max_depth) {}
+                  uint8_t *scopes, uint32_t max_depth, const binding_plan::nodes *plan = nullptr,
+                  plan_level *levels = nullptr) noexcept
+      : buf_(buf), index_(index), count_(count), out_(out), open_(open), scopes_(scopes), max_depth_(max_depth),
+        plan_(plan), levels_(levels) {}
 
   /** What the last document() wrote: whether it fit, the words and string bytes (or needed). */
   bool fits() const noexcept { return sink_.fits(); }
@@ -103,6 +111,14 @@ private:
     scopes_[0] = 0;
     uint32_t at;
     uint8_t c;
+    // The plan node of the next value (the root's first); none outside what the plan covers.
+    [[maybe_unused]] const plan_node *pending = Planned ? &plan_->all[0] : nullptr;
+    // The innermost container's place in the plan: a planned object's next key and its end, an
+    // array's element node. Saved in levels_ when a container opens inside it, restored when that
+    // one closes (a plain object changes neither).
+    [[maybe_unused]] const plan_key *cursor = nullptr;
+    [[maybe_unused]] const plan_key *cursor_end = nullptr;
+    [[maybe_unused]] const plan_node *element = nullptr;
     // The next structural's position and byte, or a refusal where there is none.
 #define SIMDBRIDGE_NEXT()                                                                                  \
   do {                                                                                                     \
@@ -117,6 +133,18 @@ private:
     case '{':
       if (depth == max_depth_) { return false; }
       sink.container_begin(binding_tape_entry::object, at);
+      if constexpr (Planned) {
+        if (pending != nullptr && pending->kind == plan_kind::object) {
+          scopes_[++depth] = planned_object;
+          levels_[depth].cursor = cursor;
+          levels_[depth].end = cursor_end;
+          cursor = pending->keys;
+          cursor_end = pending->keys_end;
+          SIMDBRIDGE_NEXT();
+          if (c != '}') { goto planned_key; }
+          goto close; // an empty object: the plan's must be too
+        }
+      }
       scopes_[++depth] = 1;
       SIMDBRIDGE_NEXT();
       if (c == '}') {
@@ -129,8 +157,14 @@ private:
       if (depth == max_depth_) { return false; }
       sink.container_begin(binding_tape_entry::array, at);
       scopes_[++depth] = 0;
+      if constexpr (Planned) {
+        levels_[depth].element = element;
+        element = pending != nullptr && pending->kind == plan_kind::array ? pending->element_node : nullptr;
+        pending = element;
+      }
       SIMDBRIDGE_NEXT();
       if (c == ']') {
+        if constexpr (Planned) { goto close; } // the element node of the array around it back
         sink.container_end();
         depth--;
         goto after_value;
@@ -163,16 +197,41 @@ private:
     SIMDBRIDGE_NEXT();
     if (c != ':') { return false; }
     SIMDBRIDGE_NEXT();
+    if constexpr (Planned) { pending = nullptr; }
     goto value;
+  planned_key: __attribute__((unused)); // reached with a plan only
+    if constexpr (Planned) {
+      if (cursor == cursor_end || c != '"' || !plan_->key_is(buf_ + at + 1, *cursor)) { return false; }
+      pending = cursor->child_node;
+      cursor++;
+      SIMDBRIDGE_NEXT();
+      if (c != ':') { return false; }
+      SIMDBRIDGE_NEXT();
+      goto value;
+    }
   after_value:
     if (depth == 0) { return i == count_; } // nothing may follow the root
     SIMDBRIDGE_NEXT();
     if (c == ',') {
       SIMDBRIDGE_NEXT();
+      if constexpr (Planned) {
+        if (scopes_[depth] == planned_object) { goto planned_key; }
+        pending = element; // an array's element (a plain object's values: unread)
+      }
       if (scopes_[depth]) { goto key; }
       goto value;
     }
     if (c != (scopes_[depth] ? '}' : ']')) { return false; }
+  close: __attribute__((unused)); // the innermost container closes at `c`
+    if constexpr (Planned) {
+      if (scopes_[depth] == planned_object) {
+        if (cursor != cursor_end) { return false; } // a key of the plan's missing
+        cursor = levels_[depth].cursor;
+        cursor_end = levels_[depth].end;
+      } else if (scopes_[depth] == 0) {
+        element = levels_[depth].element;
+      }
+    }
     sink.container_end();
     depth--;
     goto after_value;
@@ -180,6 +239,9 @@ private:
   }
 
   bool atom(uint32_t at, const char *literal, size_t length) const noexcept { return atom_at(buf_ + at, literal, length); }
+
+  /** scopes_: 0 an array, 1 an object, planned_object an object read by the plan. */
+  static constexpr uint8_t planned_object = 2;
 
   const uint8_t *buf_;
   const uint32_t *index_;
@@ -189,6 +251,8 @@ private:
   TapeSink sink_;
   uint8_t *scopes_;
   uint32_t max_depth_;
+  const binding_plan::nodes *plan_;
+  plan_level *levels_;
 };
 
 } // namespace simdbridge::internal

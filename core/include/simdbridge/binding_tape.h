@@ -67,6 +67,8 @@ struct binding_tape_buffer {
   size_t words_used = 0;
   /** Out: bytes of `strings` written (or needed). */
   size_t strings_used = 0;
+  /** Out: whether the objects of a binding plan were written without their keys (binding_plan.h). */
+  bool planned = false;
 };
 
 } // namespace simdbridge

@@ -11,6 +11,7 @@
 #include "simdbridge/error.h"
 #include "simdbridge/input.h"
 #include "simdbridge/result.h"
+#include "simdbridge/binding_plan.h"
 #include "simdbridge/binding_tape.h"
 
 namespace simdbridge {
@@ -120,6 +121,13 @@ public:
   error to_binding_tape(input in, binding_tape_buffer &out) noexcept;
 
   /**
+   * The same, following `plan` (binding_plan.h): the objects that match it are written without
+   * their keys, and `out.planned` says whether the tape is so written. Where the document does
+   * not match the plan, the tape is the one the call without a plan writes.
+   */
+  error to_binding_tape(input in, const binding_plan &plan, binding_tape_buffer &out) noexcept;
+
+  /**
    * Gives back the memory the buffers grew to for large inputs (the padded copy, simdjson's
    * structural index and document, the On Demand parser's index): the parser is then as small
    * as a new one, and the next call grows what it needs again. For a parser kept by a
@@ -157,6 +165,8 @@ public:
   struct state;
 
 private:
+  error binding_tape(input in, const binding_plan *plan, binding_tape_buffer &out) noexcept;
+
   parser_options options_;
   std::unique_ptr<state> state_;
 };

@@ -3,6 +3,7 @@
 #ifndef SIMDBRIDGE_H
 #define SIMDBRIDGE_H
 
+#include "simdbridge/binding_plan.h"
 #include "simdbridge/error.h"
 #include "simdbridge/input.h"
 #include "simdbridge/json_pointer.h"

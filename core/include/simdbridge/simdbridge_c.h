@@ -199,6 +199,29 @@ int32_t simdbridge_binding_tape(simdbridge_parser *parser, const uint8_t *data, 
                         uint64_t *words, size_t word_capacity, uint8_t *strings, size_t string_capacity,
                         uint64_t *status_out);
 
+/** A binding plan (simdbridge/binding_plan.h, which gives its serialized form). */
+typedef struct simdbridge_binding_plan simdbridge_binding_plan;
+
+/** A plan from its serialized form; NULL where the form is malformed or memory ran out. */
+simdbridge_binding_plan *simdbridge_binding_plan_new(const uint8_t *spec, size_t length);
+
+/** Frees a plan (NULL is ignored). No call may be using it. */
+void simdbridge_binding_plan_free(simdbridge_binding_plan *plan);
+
+/** What simdbridge_binding_tape_planned writes into status_out[3], beside the three above. */
+#define SIMDBRIDGE_BINDING_TAPE_STATUS_PLANNED 3 /* 1 where the plan's objects were written without their keys */
+
+/**
+ * simdbridge_binding_tape following `plan`: the objects that match it are written without their
+ * keys (status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_PLANNED] is then 1); where the document does
+ * not match the plan, the tape is the one simdbridge_binding_tape writes (and the status 0).
+ * status_out holds 4 words.
+ */
+int32_t simdbridge_binding_tape_planned(simdbridge_parser *parser, const simdbridge_binding_plan *plan,
+                                        const uint8_t *data, size_t length, size_t capacity, uint64_t *words,
+                                        size_t word_capacity, uint8_t *strings, size_t string_capacity,
+                                        uint64_t *status_out);
+
 /** A one-line English description of an error code. Never NULL. */
 const char *simdbridge_error_message(int32_t error);
 

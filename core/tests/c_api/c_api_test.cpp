@@ -71,6 +71,37 @@ TEST(CApi, MisuseIsAnErrorNotACrash) {
   simdbridge_parser_free(p);
 }
 
+TEST(CApi, ABindingPlanTakesTheKeysItChecksOffTheTape) {
+  // One object node with the keys "a" (no node) and "b" (no node).
+  const std::vector<uint8_t> spec = {1, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 'a', 0xFF, 0xFF, 0xFF, 0xFF,
+                                     1, 0, 0, 0, 'b', 0xFF, 0xFF, 0xFF, 0xFF};
+  simdbridge_binding_plan *plan = simdbridge_binding_plan_new(spec.data(), spec.size());
+  ASSERT_NE(plan, nullptr);
+  EXPECT_EQ(simdbridge_binding_plan_new(spec.data(), spec.size() - 1), nullptr);
+  EXPECT_EQ(simdbridge_binding_plan_new(nullptr, 8), nullptr);
+  simdbridge_parser *p = simdbridge_parser_new(0);
+  std::vector<uint64_t> words(64);
+  std::vector<uint8_t> strings(64);
+  uint64_t status[4] = {};
+  const auto read = [&](const std::string &json) {
+    return simdbridge_binding_tape_planned(p, plan, reinterpret_cast<const uint8_t *>(json.data()), json.size(), json.size(),
+                                           words.data(), words.size(), strings.data(), strings.size(), status);
+  };
+  EXPECT_EQ(read(R"({"a": 1, "b": [true]})"), SIMDBRIDGE_SUCCESS);
+  EXPECT_EQ(status[SIMDBRIDGE_BINDING_TAPE_STATUS_PLANNED], 1u);
+  EXPECT_EQ(status[SIMDBRIDGE_BINDING_TAPE_STATUS_WORDS], 8u); // the object, 1, the array, true: no keys
+  EXPECT_EQ(read(R"({"b": 1, "a": 2})"), SIMDBRIDGE_SUCCESS);
+  EXPECT_EQ(status[SIMDBRIDGE_BINDING_TAPE_STATUS_PLANNED], 0u);
+  EXPECT_EQ(status[SIMDBRIDGE_BINDING_TAPE_STATUS_WORDS], 10u); // with its keys
+  EXPECT_EQ(read(R"({"a": 1, "b": ]})"), SIMDBRIDGE_EXPECTED_VALUE);
+  EXPECT_EQ(status[SIMDBRIDGE_BINDING_TAPE_STATUS_OFFSET], 14u);
+  EXPECT_EQ(simdbridge_binding_tape_planned(p, nullptr, strings.data(), 0, 0, words.data(), 64, strings.data(), 64, status),
+            SIMDBRIDGE_INVALID_ARGUMENT);
+  simdbridge_parser_free(p);
+  simdbridge_binding_plan_free(plan);
+  simdbridge_binding_plan_free(nullptr);
+}
+
 TEST(CApi, ADepthLimitOfItsOwn) {
   simdbridge_parser *p = simdbridge_parser_new(2);
   const std::string ok = "[[1]]", deep = "[[[1]]]";

@@ -27,7 +27,8 @@ final class FfmBridge {
 
     /** The slots of the C API's status_out arrays (simdbridge_c.h's *_STATUS_*; TwinsTest checks them). */
     static final int EXTRACT_STATUS_CONSUMED = 0, EXTRACT_STATUS_COLUMN = 1;
-    static final int BINDING_TAPE_STATUS_WORDS = 0, BINDING_TAPE_STATUS_STRINGS = 1, BINDING_TAPE_STATUS_OFFSET = 2;
+    static final int BINDING_TAPE_STATUS_WORDS = 0, BINDING_TAPE_STATUS_STRINGS = 1, BINDING_TAPE_STATUS_OFFSET = 2,
+            BINDING_TAPE_STATUS_PLANNED = 3;
     static final int MSGPACK_STATUS_SIZE = 0, MSGPACK_STATUS_OFFSET = 1, MSGPACK_STATUS_DOCUMENT = 2;
 
     /** (parser, data, length, capacity) -> simdbridge_result, for the four reads over a heap segment. */
@@ -80,6 +81,10 @@ final class FfmBridge {
     static final MethodHandle BINDING_TAPE;
     /** The same with the data's address as a long (native memory). */
     static final MethodHandle BINDING_TAPE_AT;
+    /** simdbridge_binding_tape_planned over heap segments (critical), and its plan's making and freeing. */
+    static final MethodHandle BINDING_TAPE_PLANNED;
+    static final MethodHandle BINDING_PLAN_NEW;
+    static final MethodHandle BINDING_PLAN_FREE;
     /** (chars, length, out) -> bytes written, critical: both heap arrays (see NativeWriter). */
     static final MethodHandle WRITE_JSON_STRING;
     /**
@@ -144,6 +149,13 @@ final class FfmBridge {
                 ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
         BINDING_TAPE_AT = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_tape"), FunctionDescriptor.of(JAVA_INT,
                 ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
+        BINDING_TAPE_PLANNED = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_tape_planned"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS,
+                        JAVA_LONG, ADDRESS), critical);
+        BINDING_PLAN_NEW = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_plan_new"),
+                FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG));
+        BINDING_PLAN_FREE = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_plan_free"),
+                FunctionDescriptor.ofVoid(ADDRESS));
         WRITE_JSON_STRING = linker.downcallHandle(lookup.findOrThrow("simdbridge_write_json_string"),
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
         NDJSON_TO_ARROW = linker.downcallHandle(lookup.findOrThrow("simdbridge_ndjson_to_arrow"), FunctionDescriptor.of(

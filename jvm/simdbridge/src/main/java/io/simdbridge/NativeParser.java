@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.simdbridge;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -68,6 +69,22 @@ public final class NativeParser implements AutoCloseable {
             @Override
             public boolean bindingTape(NativeParser parser, ByteBuffer json, long[] words, byte[] strings) {
                 return parser.bindingTape(json, words, strings);
+            }
+
+            @Override
+            public int bindingTapePlanned(NativeParser parser, MemorySegment plan, byte[] json, int offset, int length,
+                    long[] words, byte[] strings) {
+                return parser.bindingTapePlanned(plan, json, offset, length, words, strings);
+            }
+
+            @Override
+            public MemorySegment newBindingPlan(byte[] spec) {
+                return NativeParser.newBindingPlan(spec);
+            }
+
+            @Override
+            public void freeBindingPlan(MemorySegment plan) {
+                NativeParser.freeBindingPlan(plan);
             }
 
             @Override
@@ -184,7 +201,7 @@ public final class NativeParser implements AutoCloseable {
         slot = arena.allocate(FfmBridge.RESULT);
         valueAddress = slot.address() + FfmBridge.RESULT_VALUE;
         slotAllocator = (byteSize, byteAlignment) -> slot;
-        status = arena.allocate(JAVA_LONG, 3);
+        status = arena.allocate(JAVA_LONG, 4);
         field = arena.allocate(256);
         this.limits = maxDepth == 0 ? JsonLimits.DEFAULT : JsonLimits.DEFAULT.withMaxDepth(maxDepth);
         if (limits != null) {
@@ -529,6 +546,65 @@ public final class NativeParser implements AutoCloseable {
             return tapeResult(error);
         } catch (Throwable t) {
             throw rethrow(t);
+        }
+    }
+
+    /**
+     * {@link #bindingTape(byte[], int, int, long[], byte[])} following a binding plan
+     * (core/include/simdbridge/binding_plan.h, made by {@link #newBindingPlan}): the objects that
+     * match it come without their keys.
+     *
+     * @return -1 where an array is too small (as there: grow and call again); 1 where the tape
+     *     follows the plan, 0 where the document did not match it (the tape without a plan)
+     * @throws JsonException for invalid JSON, with its byte offset
+     */
+    int bindingTapePlanned(MemorySegment plan, byte[] json, int offset, int length, long[] words, byte[] strings) {
+        checkUsable();
+        documentBridge = null;
+        Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(json, "json");
+        Objects.checkFromIndexSize(offset, length, json.length);
+        MemorySegment data = MemorySegment.ofArray(json).asSlice(offset);
+        try {
+            int error = (int) FfmBridge.BINDING_TAPE_PLANNED.invokeExact(parserSegment, plan, data, (long) length, (long) length, // copied
+                    MemorySegment.ofArray(words), tapeCapacity(words.length), MemorySegment.ofArray(strings),
+                    tapeCapacity(strings.length), status);
+            return tapeResult(error) ? (int) status.getAtIndex(JAVA_LONG, FfmBridge.BINDING_TAPE_STATUS_PLANNED) : -1;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * A binding plan in native memory from its serialized form (binding_plan.h), to be given back
+     * with {@link #freeBindingPlan} once no read uses it.
+     *
+     * @throws IllegalArgumentException where the form is malformed
+     */
+    static MemorySegment newBindingPlan(byte[] spec) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment copy = a.allocate(Math.max(1, spec.length));
+            MemorySegment.copy(spec, 0, copy, JAVA_BYTE, 0, spec.length);
+            MemorySegment plan = (MemorySegment) FfmBridge.BINDING_PLAN_NEW.invokeExact(copy, (long) spec.length);
+            if (plan.address() == 0) {
+                throw new IllegalArgumentException("simdbridge: malformed binding plan");
+            }
+            return plan;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** Frees a plan of {@link #newBindingPlan}. */
+    static void freeBindingPlan(MemorySegment plan) {
+        try {
+            FfmBridge.BINDING_PLAN_FREE.invokeExact(plan);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
         }
     }
 

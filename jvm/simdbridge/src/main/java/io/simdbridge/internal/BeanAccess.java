@@ -58,6 +58,16 @@ public abstract class BeanAccess {
     }
 
     /**
+     * Reads every property, in declared order, from an object that a binding plan wrote without
+     * its keys (io.simdbridge.json.BindingPlan): the value at word {@code w} is the first
+     * property's, and each value follows the one before. Generated for the classes read through
+     * a no-argument constructor whose properties all have a name and an accessor.
+     */
+    public void readPlanned(Object tape, int w, Object bean, Value[] codecs) {
+        throw new UnsupportedOperationException();
+    }
+
+    /**
      * Not API: what the generated {@link #readInOrder} calls to read a property through its codec.
      * A public type (the codecs themselves are not), so that a class generated in the bean's
      * package may name it; the call site is in the generated class, so each property's codec
@@ -68,6 +78,11 @@ public abstract class BeanAccess {
 
         /** The value at word {@code w} of the tape (a {@code BindingTape}). */
         public abstract Object readValue(Object tape, int w);
+
+        /** The same on a tape written by a binding plan that covers this value (see {@link #readPlanned}). */
+        public Object readPlannedValue(Object tape, int w) {
+            return readValue(tape, w);
+        }
 
         /** Writes a non-null value to {@code out} (a {@code JsonWriter}). */
         public abstract void writeValue(Object out, Object value);

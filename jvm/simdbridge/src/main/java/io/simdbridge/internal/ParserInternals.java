@@ -23,6 +23,14 @@ public final class ParserInternals {
         boolean bindingTape(NativeParser parser, ByteBuffer json, long[] words, byte[] strings);
 
         /** Words written (or needed) by the last tape call. */
+        /** -1: an array too small; 1: the tape follows the plan; 0: it does not (see NativeParser). */
+        int bindingTapePlanned(NativeParser parser, java.lang.foreign.MemorySegment plan, byte[] json, int offset, int length,
+                long[] words, byte[] strings);
+
+        java.lang.foreign.MemorySegment newBindingPlan(byte[] spec);
+
+        void freeBindingPlan(java.lang.foreign.MemorySegment plan);
+
         int bindingTapeWords(NativeParser parser);
 
         /** String bytes written (or needed) by the last tape call. */

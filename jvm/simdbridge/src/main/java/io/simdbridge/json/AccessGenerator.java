@@ -138,6 +138,15 @@ final class AccessGenerator {
                             code -> readInOrder(code, self, beanDesc, model, start));
                 }
             }
+            if (readsPlanned(model)) {
+                int n = model.read.size();
+                for (int from = 0; from == 0 || from < n; from += READ_CHUNK) {
+                    int start = from;
+                    cb.withMethodBody(plannedChunkMethod(start), MTD_READ_PLANNED,
+                            start == 0 ? ClassFile.ACC_PUBLIC : ClassFile.ACC_PRIVATE,
+                            code -> readPlanned(code, self, beanDesc, model, start));
+                }
+            }
             for (Family f : Family.values()) {
                 List<Integer> setters = new ArrayList<>();
                 for (int p = 0; p < model.read.size(); p++) {
@@ -199,6 +208,27 @@ final class AccessGenerator {
      * User). Each chunk is its own method, with its own budget, and calls the next.
      */
     static final int READ_CHUNK = 11;
+
+    /**
+     * Classes whose objects a binding plan may write without their keys (BindingPlan): read in
+     * order through a no-argument constructor, every property by its own accessor.
+     */
+    static boolean readsPlanned(BeanModel model) {
+        return model.creator == null && readsInOrder(model);
+    }
+
+    /** The planned reader's method for the chunk from property {@code from}: readPlanned, then readPlanned1, 2... */
+    private static String plannedChunkMethod(int from) {
+        return from == 0 ? "readPlanned" : "readPlanned" + from / READ_CHUNK;
+    }
+
+    /** The typed read of BeanAccess for a property of this class, or null for one read through its codec. */
+    private static String typedRead(Class<?> raw) {
+        return raw == int.class ? "readInt" : raw == short.class ? "readShort" : raw == byte.class ? "readByte"
+                : raw == char.class ? "readChar" : raw == long.class ? "readLong" : raw == double.class ? "readDouble"
+                : raw == float.class ? "readFloat" : raw == boolean.class ? "readBoolean" : raw == String.class ? "readString"
+                : null;
+    }
 
     /** The in-order reader's method for the chunk from property {@code from}: readInOrder, then readInOrder1, 2... */
     private static String chunkMethod(int from) {
@@ -275,10 +305,7 @@ final class AccessGenerator {
             } else {
                 code.checkcast(beanDesc);
             }
-            String read = raw == int.class ? "readInt" : raw == short.class ? "readShort" : raw == byte.class ? "readByte"
-                    : raw == char.class ? "readChar" : raw == long.class ? "readLong" : raw == double.class ? "readDouble"
-                    : raw == float.class ? "readFloat" : raw == boolean.class ? "readBoolean" : raw == String.class ? "readString"
-                    : null;
+            String read = typedRead(raw);
             if (shareStrings && raw == String.class) {
                 code.aload(10);
             } else if (read != null) {
@@ -305,9 +332,15 @@ final class AccessGenerator {
             } else {
                 put(code, prop.access);
             }
-            code.aload(1);
-            code.iload(7);
-            code.invokestatic(CD_ACCESS, "next", MethodTypeDesc.of(CD_int, CD_Object, CD_int));
+            if (read != null) { // a typed read takes scalars only (two words), or throws
+                code.iload(7);
+                code.iconst_2();
+                code.iadd();
+            } else {
+                code.aload(1);
+                code.iload(7);
+                code.invokestatic(CD_ACCESS, "next", MethodTypeDesc.of(CD_int, CD_Object, CD_int));
+            }
             code.istore(2);
         }
         if (to < model.read.size()) {
@@ -338,6 +371,94 @@ final class AccessGenerator {
             code.invokestatic(CD_ACCESS, "readString", MethodTypeDesc.of(CD_String, CD_Object, CD_int));
             code.astore(10);
             code.iload(9);
+            List<SwitchCase> back = new ArrayList<>();
+            for (int i = 0; i < afterString.size(); i++) {
+                back.add(SwitchCase.of(i, afterString.get(i)));
+            }
+            code.tableswitch(0, afterString.size() - 1, afterString.get(0), back);
+        }
+    }
+
+    private static final MethodTypeDesc MTD_READ_PLANNED = MethodTypeDesc.of(CD_void, CD_Object, CD_int, CD_Object,
+            CD_VALUE.arrayType());
+
+    /**
+     * BeanAccess.readPlanned(tape 1, w 2, bean 3, codecs 4), properties {@code from} to
+     * {@code from + READ_CHUNK}: the object's values with no keys between them (a binding plan
+     * checked the keys natively), so per property, in order, the value at w read by the
+     * property's typed read (or its codec's readPlannedValue) and stored, then w moved past it;
+     * past the chunk's last property, the next chunk's method goes on from w. The String
+     * properties of a chunk share one read, as in readInOrder. Locals: 5 the shared String read's
+     * way back, 6 its String.
+     */
+    private static void readPlanned(CodeBuilder code, ClassDesc self, ClassDesc beanDesc, BeanModel model, int from) {
+        int n = model.read.size();
+        int to = Math.min(from + READ_CHUNK, n);
+        List<Label> afterString = new ArrayList<>();
+        for (int p = from; p < to; p++) {
+            if (model.read.get(p).raw == String.class) {
+                afterString.add(code.newLabel());
+            }
+        }
+        boolean shareStrings = afterString.size() > 1;
+        Label sharedString = code.newLabel();
+        int stringIndex = 0;
+        for (int p = from; p < to; p++) {
+            BeanModel.Property prop = model.read.get(p);
+            Class<?> raw = prop.raw;
+            if (shareStrings && raw == String.class) {
+                code.loadConstant(stringIndex);
+                code.istore(5);
+                code.goto_(sharedString);
+                code.labelBinding(afterString.get(stringIndex++));
+            }
+            code.aload(3);
+            code.checkcast(beanDesc);
+            String read = typedRead(raw);
+            if (shareStrings && raw == String.class) {
+                code.aload(6);
+            } else if (read != null) {
+                code.aload(1);
+                code.iload(2);
+                code.invokestatic(CD_ACCESS, read, MethodTypeDesc.of(desc(raw), CD_Object, CD_int));
+            } else {
+                code.aload(4);
+                code.loadConstant(p);
+                code.aaload();
+                code.aload(1);
+                code.iload(2);
+                code.invokevirtual(CD_VALUE, "readPlannedValue", MethodTypeDesc.of(CD_Object, CD_Object, CD_int));
+                code.checkcast(desc(raw));
+            }
+            put(code, prop.access);
+            if (p + 1 == n) {
+                continue; // the last value's end is not needed
+            }
+            if (read != null) { // a typed read takes scalars only (two words), or throws
+                code.iinc(2, 2);
+            } else {
+                code.aload(1);
+                code.iload(2);
+                code.invokestatic(CD_ACCESS, "next", MethodTypeDesc.of(CD_int, CD_Object, CD_int));
+                code.istore(2);
+            }
+        }
+        if (to < n) {
+            code.aload(0);
+            code.aload(1);
+            code.iload(2);
+            code.aload(3);
+            code.aload(4);
+            code.invokespecial(self, plannedChunkMethod(to), MTD_READ_PLANNED);
+        }
+        code.return_();
+        if (shareStrings) {
+            code.labelBinding(sharedString);
+            code.aload(1);
+            code.iload(2);
+            code.invokestatic(CD_ACCESS, "readString", MethodTypeDesc.of(CD_String, CD_Object, CD_int));
+            code.astore(6);
+            code.iload(5);
             List<SwitchCase> back = new ArrayList<>();
             for (int i = 0; i < afterString.size(); i++) {
                 back.add(SwitchCase.of(i, afterString.get(i)));

@@ -22,6 +22,8 @@ final class BeanCodec<T> extends Codec<T> {
     private final String expected; // "an object (User)", for a mismatch
     private BeanAccess access;
     private boolean viaCreator;
+    /** Read by the generated readPlanned where a binding plan wrote the object (see Codec.planned). */
+    private boolean planned;
     // Read side, by read-property index.
     private Keys keys;
     private int[] keyToProperty; // Keys index -> read-property index (an ignored component has none)
@@ -87,6 +89,8 @@ final class BeanCodec<T> extends Codec<T> {
             }
         }
         keys = new Keys(names.toArray(new String[0]));
+        planned = AccessGenerator.readsPlanned(model) && !(access instanceof ReflectiveAccess)
+                && java.util.Arrays.stream(readNames).allMatch(BindingPlan::holds);
         keyToProperty = map.stream().mapToInt(Integer::intValue).toArray();
         requiredBeyond64 = requiredHigh.stream().mapToInt(Integer::intValue).toArray();
         int m = model.write.size();
@@ -206,6 +210,34 @@ final class BeanCodec<T> extends Codec<T> {
             checkRequired(t, w, seen, seenHigh);
         }
         return (T) (args != null ? a.construct(args) : bean);
+    }
+
+    @Override
+    boolean planned() {
+        return planned;
+    }
+
+    /** Its property names and their codecs (null for a primitive's or a String's), for a plan. */
+    String[] readNames() {
+        return readNames;
+    }
+
+    Codec<?>[] readCodecs() {
+        return readCodecs;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    T readPlanned(BindingTape t, int w) {
+        if (!planned) {
+            return read(t, w);
+        }
+        if (!t.is(w, BindingTape.OBJECT, expected)) {
+            return null;
+        }
+        Object bean = access.create();
+        access.readPlanned(t, w + 2, bean, readCodecs);
+        return (T) bean;
     }
 
     private Object readBoxed(BindingTape t, int v, int p) {

@@ -59,6 +59,35 @@ final class ContainerCodecs {
             return c;
         }
 
+        /** An ArrayList of planned elements (a plan covers the list too: see Codec.planned). */
+        @Override
+        boolean planned() {
+            return lists && element.planned();
+        }
+
+        /** The elements by their planned read: objects a plan wrote without their keys. */
+        @Override
+        @SuppressWarnings("unchecked")
+        C readPlanned(BindingTape t, int w) {
+            if (!planned()) {
+                return read(t, w);
+            }
+            if (!isArray(t, w)) {
+                return null;
+            }
+            int end = t.next(w);
+            Codec<E> e = element;
+            ArrayList<Object> list = new ArrayList<>(t.count(w));
+            for (int i = w + 2; i < end; i = t.next(i)) {
+                list.add(e.readPlanned(t, i));
+            }
+            return (C) list;
+        }
+
+        Codec<E> element() {
+            return element;
+        }
+
         @Override
         void write(JsonWriter out, C value) {
             out.enter(value);

@@ -211,13 +211,27 @@ public final class JsonMapper {
         Objects.requireNonNull(type, "type");
         Objects.checkFromIndexSize(offset, length, json.length);
         Codec<T> codec = Codecs.forType(type);
+        BindingPlan plan = codec.plan();
         Contexts c = Contexts.take();
         BindingTape t = c.bindingTape(length);
         try {
             t.input = json;
             t.inputOffset = offset;
             t.inputLength = length;
-            parse(c, t, json, offset, length, null);
+            if (plan != null && plan.worthTrying()) {
+                boolean followed = parse(c, t, json, offset, length, null, plan);
+                plan.tried(followed);
+                if (!followed) {
+                    return bind(codec, t, type); // the tape is the one without a plan
+                }
+                policies(t);
+                try {
+                    return codec.readPlanned(t, 0);
+                } catch (BindingTape.Mismatch | StackOverflowError e) {
+                    // Read again without the plan: its error names the JSON path, which needs the keys.
+                }
+            }
+            parse(c, t, json, offset, length, null, null);
             return bind(codec, t, type);
         } finally {
             c.release(t, length);
@@ -243,7 +257,7 @@ public final class JsonMapper {
         BindingTape t = c.bindingTape(length);
         try {
             t.inputBuffer = json;
-            parse(c, t, null, 0, length, json);
+            parse(c, t, null, 0, length, json, null);
             return bind(codec, t, type);
         } finally {
             c.release(t, length);
@@ -251,8 +265,11 @@ public final class JsonMapper {
         }
     }
 
-    /** One native call (two where the tape's arrays must first grow). */
-    private void parse(Contexts c, BindingTape t, byte[] json, int offset, int length, ByteBuffer buffer) {
+    /**
+     * One native call (two where the tape's arrays must first grow). With a plan (and an array):
+     * whether the tape follows it (its objects without their keys: read with Codec.readPlanned).
+     */
+    private boolean parse(Contexts c, BindingTape t, byte[] json, int offset, int length, ByteBuffer buffer, BindingPlan plan) {
         NativeParser parser = c.parser(length);
         JsonLimits before = parser.limits();
         if (before != limits) {
@@ -260,10 +277,11 @@ public final class JsonMapper {
         }
         try {
             for (int attempt = 0; ; attempt++) {
-                boolean fits = buffer == null ? PARSER.bindingTape(parser, json, offset, length, t.words, t.strings)
-                        : PARSER.bindingTape(parser, buffer, t.words, t.strings);
-                if (fits) {
-                    return;
+                int written = plan != null ? PARSER.bindingTapePlanned(parser, plan.segment, json, offset, length, t.words, t.strings)
+                        : (buffer == null ? PARSER.bindingTape(parser, json, offset, length, t.words, t.strings)
+                                : PARSER.bindingTape(parser, buffer, t.words, t.strings)) ? 0 : -1;
+                if (written >= 0) {
+                    return written == 1;
                 }
                 if (attempt > 0) {
                     throw new IllegalStateException("simdbridge: the tape did not fit after growing");
@@ -282,10 +300,7 @@ public final class JsonMapper {
 
     @SuppressWarnings("unchecked")
     private <T> T bind(Codec<T> codec, BindingTape t, Type type) {
-        t.failOnUnknown = failOnUnknown;
-        t.failOnDuplicate = failOnDuplicate;
-        t.failOnNullPrimitive = failOnNullPrimitive;
-        t.maxNumberLength = limits.maxNumberLength();
+        policies(t);
         try {
             T value = codec.read(t, 0);
             if (value == null && type instanceof Class<?> c && c.isPrimitive()) {
@@ -301,6 +316,14 @@ public final class JsonMapper {
         } catch (StackOverflowError e) {
             throw tooDeepForTheStack(t);
         }
+    }
+
+    /** This mapper's policies, for the read in progress on t. */
+    private void policies(BindingTape t) {
+        t.failOnUnknown = failOnUnknown;
+        t.failOnDuplicate = failOnDuplicate;
+        t.failOnNullPrimitive = failOnNullPrimitive;
+        t.maxNumberLength = limits.maxNumberLength();
     }
 
     /**
