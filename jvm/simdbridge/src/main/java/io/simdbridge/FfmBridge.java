@@ -83,6 +83,8 @@ final class FfmBridge {
     static final MethodHandle BINDING_TAPE_AT;
     /** simdbridge_binding_tape_planned over heap segments (critical), and its plan's making and freeing. */
     static final MethodHandle BINDING_TAPE_PLANNED;
+    /** The same with the input's address as a 64-bit integer (native memory), as BINDING_TAPE_AT. */
+    static final MethodHandle BINDING_TAPE_PLANNED_AT;
     static final MethodHandle BINDING_PLAN_NEW;
     static final MethodHandle BINDING_PLAN_FREE;
     /** (chars, length, out) -> bytes written, critical: both heap arrays (see NativeWriter). */
@@ -151,6 +153,9 @@ final class FfmBridge {
                 ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
         BINDING_TAPE_PLANNED = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_tape_planned"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS,
+                        JAVA_LONG, ADDRESS), critical);
+        BINDING_TAPE_PLANNED_AT = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_tape_planned"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS,
                         JAVA_LONG, ADDRESS), critical);
         BINDING_PLAN_NEW = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_plan_new"),
                 FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG));

@@ -78,6 +78,11 @@ public final class NativeParser implements AutoCloseable {
             }
 
             @Override
+            public int bindingTapePlanned(NativeParser parser, MemorySegment plan, ByteBuffer json, long[] words, byte[] strings) {
+                return parser.bindingTapePlanned(plan, json, words, strings);
+            }
+
+            @Override
             public MemorySegment newBindingPlan(byte[] spec) {
                 return NativeParser.newBindingPlan(spec);
             }
@@ -569,6 +574,31 @@ public final class NativeParser implements AutoCloseable {
             int error = (int) FfmBridge.BINDING_TAPE_PLANNED.invokeExact(parserSegment, plan, data, (long) length, (long) length, // copied
                     MemorySegment.ofArray(words), tapeCapacity(words.length), MemorySegment.ofArray(strings),
                     tapeCapacity(strings.length), status);
+            return tapeResult(error) ? (int) status.getAtIndex(JAVA_LONG, FfmBridge.BINDING_TAPE_STATUS_PLANNED) : -1;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The same over a direct buffer, from its position to its limit (copied natively, as bindingTape(ByteBuffer...)). */
+    int bindingTapePlanned(MemorySegment plan, ByteBuffer json, long[] words, byte[] strings) {
+        checkUsable();
+        documentBridge = null;
+        Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(json, "json");
+        if (!json.isDirect()) {
+            throw new IllegalArgumentException("bindingTapePlanned(ByteBuffer) reads a direct buffer; pass a heap array");
+        }
+        MemorySegment data = DirectMemory.live(json);
+        try {
+            int error = DirectMemory.safeByAddress(data)
+                    ? (int) FfmBridge.BINDING_TAPE_PLANNED_AT.invokeExact(parserSegment, plan, addressOf(json), (long) json.remaining(),
+                            (long) json.remaining(), MemorySegment.ofArray(words), tapeCapacity(words.length), // copied
+                            MemorySegment.ofArray(strings), tapeCapacity(strings.length), status)
+                    : (int) FfmBridge.BINDING_TAPE_PLANNED.invokeExact(parserSegment, plan, data, (long) json.remaining(),
+                            (long) json.remaining(), MemorySegment.ofArray(words), tapeCapacity(words.length),
+                            MemorySegment.ofArray(strings), tapeCapacity(strings.length), status);
+            Reference.reachabilityFence(json);
             return tapeResult(error) ? (int) status.getAtIndex(JAVA_LONG, FfmBridge.BINDING_TAPE_STATUS_PLANNED) : -1;
         } catch (Throwable t) {
             throw rethrow(t);

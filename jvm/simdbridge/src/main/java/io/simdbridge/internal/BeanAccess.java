@@ -60,8 +60,8 @@ public abstract class BeanAccess {
     /**
      * Reads every property, in declared order, from an object that a binding plan wrote without
      * its keys (io.simdbridge.json.BindingPlan): the value at word {@code w} is the first
-     * property's, and each value follows the one before. Generated for the classes read through
-     * a no-argument constructor whose properties all have a name and an accessor.
+     * property's, and each value follows the one before. Generated for the classes readInOrder
+     * reads; {@code bean} is a creator's arguments array for a class made by one.
      */
     public void readPlanned(Object tape, int w, Object bean, Value[] codecs) {
         throw new UnsupportedOperationException();

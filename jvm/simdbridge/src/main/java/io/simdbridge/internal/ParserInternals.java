@@ -27,6 +27,9 @@ public final class ParserInternals {
         int bindingTapePlanned(NativeParser parser, java.lang.foreign.MemorySegment plan, byte[] json, int offset, int length,
                 long[] words, byte[] strings);
 
+        int bindingTapePlanned(NativeParser parser, java.lang.foreign.MemorySegment plan, ByteBuffer json, long[] words,
+                byte[] strings);
+
         java.lang.foreign.MemorySegment newBindingPlan(byte[] spec);
 
         void freeBindingPlan(java.lang.foreign.MemorySegment plan);
@@ -50,6 +53,27 @@ public final class ParserInternals {
     }
 
     private static volatile Access access;
+    private static volatile java.util.function.Function<java.lang.reflect.Type, java.lang.foreign.MemorySegment> plans;
+
+    /** Registered by the data binding (io.simdbridge.json.BindingPlan). */
+    public static void registerPlans(java.util.function.Function<java.lang.reflect.Type, java.lang.foreign.MemorySegment> f) {
+        plans = f;
+    }
+
+    /**
+     * The native binding plan the data binding reads {@code type} with, or null where it has none:
+     * for the benchmarks, which time the native parse of a read on its own.
+     */
+    public static java.lang.foreign.MemorySegment planOf(java.lang.reflect.Type type) {
+        if (plans == null) {
+            try {
+                Class.forName("io.simdbridge.json.BindingPlan", true, ParserInternals.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return plans.apply(type);
+    }
 
     private ParserInternals() {}
 

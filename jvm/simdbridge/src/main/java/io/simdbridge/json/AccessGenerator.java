@@ -210,11 +210,12 @@ final class AccessGenerator {
     static final int READ_CHUNK = 11;
 
     /**
-     * Classes whose objects a binding plan may write without their keys (BindingPlan): read in
-     * order through a no-argument constructor, every property by its own accessor.
+     * Classes whose objects a binding plan may write without their keys (BindingPlan): those read
+     * in order (every property named; made by a no-argument constructor and an accessor per
+     * property, or by a creator, records included, from all of them).
      */
     static boolean readsPlanned(BeanModel model) {
-        return model.creator == null && readsInOrder(model);
+        return readsInOrder(model);
     }
 
     /** The planned reader's method for the chunk from property {@code from}: readPlanned, then readPlanned1, 2... */
@@ -383,7 +384,8 @@ final class AccessGenerator {
             CD_VALUE.arrayType());
 
     /**
-     * BeanAccess.readPlanned(tape 1, w 2, bean 3, codecs 4), properties {@code from} to
+     * BeanAccess.readPlanned(tape 1, w 2, bean 3 (a creator's class: its arguments array, each
+     * value boxed), codecs 4), properties {@code from} to
      * {@code from + READ_CHUNK}: the object's values with no keys between them (a binding plan
      * checked the keys natively), so per property, in order, the value at w read by the
      * property's typed read (or its codec's readPlannedValue) and stored, then w moved past it;
@@ -412,8 +414,14 @@ final class AccessGenerator {
                 code.goto_(sharedString);
                 code.labelBinding(afterString.get(stringIndex++));
             }
+            boolean creator = model.creator != null;
             code.aload(3);
-            code.checkcast(beanDesc);
+            if (creator) {
+                code.checkcast(CD_Object.arrayType());
+                code.loadConstant(p);
+            } else {
+                code.checkcast(beanDesc);
+            }
             String read = typedRead(raw);
             if (shareStrings && raw == String.class) {
                 code.aload(6);
@@ -428,9 +436,19 @@ final class AccessGenerator {
                 code.aload(1);
                 code.iload(2);
                 code.invokevirtual(CD_VALUE, "readPlannedValue", MethodTypeDesc.of(CD_Object, CD_Object, CD_int));
-                code.checkcast(desc(raw));
+                if (!creator) {
+                    code.checkcast(desc(raw));
+                }
             }
-            put(code, prop.access);
+            if (creator) {
+                if (raw.isPrimitive()) { // boxed as readInOrder boxes it: construct() unboxes it
+                    Class<?> box = MethodType.methodType(raw).wrap().returnType();
+                    code.invokestatic(desc(box), "valueOf", MethodTypeDesc.of(desc(box), desc(raw)));
+                }
+                code.aastore();
+            } else {
+                put(code, prop.access);
+            }
             if (p + 1 == n) {
                 continue; // the last value's end is not needed
             }

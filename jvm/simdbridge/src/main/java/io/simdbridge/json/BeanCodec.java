@@ -235,9 +235,10 @@ final class BeanCodec<T> extends Codec<T> {
         if (!t.is(w, BindingTape.OBJECT, expected)) {
             return null;
         }
-        Object bean = access.create();
-        access.readPlanned(t, w + 2, bean, readCodecs);
-        return (T) bean;
+        BeanAccess a = access;
+        Object bean = viaCreator ? defaults.clone() : a.create();
+        a.readPlanned(t, w + 2, bean, readCodecs);
+        return (T) (viaCreator ? a.construct((Object[]) bean) : bean);
     }
 
     private Object readBoxed(BindingTape t, int v, int p) {

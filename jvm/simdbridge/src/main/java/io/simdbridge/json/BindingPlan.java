@@ -25,6 +25,13 @@ final class BindingPlan {
     private static final Cleaner CLEANER = Cleaner.create();
     private static final int OBJECT = 1, ARRAY = 2, NO_NODE = -1;
 
+    static {
+        ParserInternals.registerPlans(type -> {
+            BindingPlan p = Codecs.forType(type).plan();
+            return p == null ? null : p.segment;
+        });
+    }
+
     /** The native plan, freed when this is unreachable (a codec keeps it for as long as it lives). */
     final MemorySegment segment;
 

@@ -211,28 +211,13 @@ public final class JsonMapper {
         Objects.requireNonNull(type, "type");
         Objects.checkFromIndexSize(offset, length, json.length);
         Codec<T> codec = Codecs.forType(type);
-        BindingPlan plan = codec.plan();
         Contexts c = Contexts.take();
         BindingTape t = c.bindingTape(length);
         try {
             t.input = json;
             t.inputOffset = offset;
             t.inputLength = length;
-            if (plan != null && plan.worthTrying()) {
-                boolean followed = parse(c, t, json, offset, length, null, plan);
-                plan.tried(followed);
-                if (!followed) {
-                    return bind(codec, t, type); // the tape is the one without a plan
-                }
-                policies(t);
-                try {
-                    return codec.readPlanned(t, 0);
-                } catch (BindingTape.Mismatch | StackOverflowError e) {
-                    // Read again without the plan: its error names the JSON path, which needs the keys.
-                }
-            }
-            parse(c, t, json, offset, length, null, null);
-            return bind(codec, t, type);
+            return parseAndBind(codec, c, t, json, offset, length, null, type);
         } finally {
             c.release(t, length);
             Contexts.give(c);
@@ -257,8 +242,7 @@ public final class JsonMapper {
         BindingTape t = c.bindingTape(length);
         try {
             t.inputBuffer = json;
-            parse(c, t, null, 0, length, json, null);
-            return bind(codec, t, type);
+            return parseAndBind(codec, c, t, null, 0, length, json, type);
         } finally {
             c.release(t, length);
             Contexts.give(c);
@@ -266,7 +250,33 @@ public final class JsonMapper {
     }
 
     /**
-     * One native call (two where the tape's arrays must first grow). With a plan (and an array):
+     * The document (an array's bytes, or a direct buffer) parsed and bound: through the type's
+     * binding plan where it has one worth trying (BindingPlan), else as always, and as always
+     * again where a value inside a planned object is not what its property takes (the error
+     * then names its JSON path, which needs the keys).
+     */
+    private <T> T parseAndBind(Codec<T> codec, Contexts c, BindingTape t, byte[] json, int offset, int length, ByteBuffer buffer,
+            Type type) {
+        BindingPlan plan = codec.plan();
+        if (plan != null && plan.worthTrying()) {
+            boolean followed = parse(c, t, json, offset, length, buffer, plan);
+            plan.tried(followed);
+            if (!followed) {
+                return bind(codec, t, type); // the tape is the one without a plan
+            }
+            policies(t);
+            try {
+                return codec.readPlanned(t, 0);
+            } catch (BindingTape.Mismatch | StackOverflowError e) {
+                // read again below
+            }
+        }
+        parse(c, t, json, offset, length, buffer, null);
+        return bind(codec, t, type);
+    }
+
+    /**
+     * One native call (two where the tape's arrays must first grow). With a plan:
      * whether the tape follows it (its objects without their keys: read with Codec.readPlanned).
      */
     private boolean parse(Contexts c, BindingTape t, byte[] json, int offset, int length, ByteBuffer buffer, BindingPlan plan) {
@@ -277,7 +287,9 @@ public final class JsonMapper {
         }
         try {
             for (int attempt = 0; ; attempt++) {
-                int written = plan != null ? PARSER.bindingTapePlanned(parser, plan.segment, json, offset, length, t.words, t.strings)
+                int written = plan != null
+                        ? (buffer == null ? PARSER.bindingTapePlanned(parser, plan.segment, json, offset, length, t.words, t.strings)
+                                : PARSER.bindingTapePlanned(parser, plan.segment, buffer, t.words, t.strings))
                         : (buffer == null ? PARSER.bindingTape(parser, json, offset, length, t.words, t.strings)
                                 : PARSER.bindingTape(parser, buffer, t.words, t.strings)) ? 0 : -1;
                 if (written >= 0) {

@@ -190,6 +190,11 @@ class BindingPlanTest {
         }
     }
 
+    private static java.nio.ByteBuffer direct(String json) {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        return java.nio.ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+    }
+
     /** The byte offset of the character at index: errors name bytes. */
     private static long utf8Offset(String s, int index) {
         return s.substring(0, index).getBytes(StandardCharsets.UTF_8).length;
@@ -230,6 +235,7 @@ class BindingPlanTest {
             followedCount += f;
             assertEquals(users, Json.read(inOrder, Users.class), inOrder);
             assertEquals(users, strict.read(inOrder, Users.class), inOrder);
+            assertEquals(users, Json.mapper().read(direct(inOrder), Users.class), inOrder); // native memory, by address
             String other = Json.writeString(reversed(Json.read(inOrder, Object.class)));
             assertEquals(0, followed(other, Users.class), other); // every user has more than one property
             assertEquals(users, Json.read(other, Users.class), other);
@@ -254,6 +260,8 @@ class BindingPlanTest {
         assertEquals(1, followed(wrongAge, Users.class)); // the plan is followed: the binding finds the mismatch
         JsonBindException e = assertThrows(JsonBindException.class, () -> Json.read(wrongAge, Users.class));
         assertEquals("$.users[1].age", e.path());
+        assertEquals(e.getMessage(), assertThrows(JsonBindException.class,
+                () -> Json.mapper().read(direct(wrongAge), Users.class)).getMessage());
         assertEquals(utf8Offset(wrongAge, wrongAge.indexOf("\"x\"")), e.offset());
         assertEquals("expected an int, found a string", e.reason());
 
@@ -294,7 +302,13 @@ class BindingPlanTest {
 
     @Test
     void whatAPlanCannotHoldIsReadWithoutOne() {
-        assertNull(BindingPlan.spec(Codecs.forType(Rec.class)), "records are made by their constructor");
+        assertNotNull(BindingPlan.spec(Codecs.forType(Rec.class)), "records are read in order too");
+        assertEquals(1, followed("{\"a\":1,\"b\":\"x\"}", Rec.class));
+        assertEquals(new Rec(1, "x"), Json.read("{\"a\":1,\"b\":\"x\"}", Rec.class));
+        assertEquals(new Rec(1, "x"), Json.read("{\"b\":\"x\",\"a\":1}", Rec.class));
+        assertEquals("$.a: expected an int, found a string (byte 5)",
+                assertThrows(JsonBindException.class, () -> Json.read("{\"a\":\"1\",\"b\":\"x\"}", Rec.class)).getMessage());
+        assertEquals(new Rec(0, null), Json.read("{\"a\":null,\"b\":null}", Rec.class));
         assertNull(BindingPlan.spec(Codecs.forType(Quoted.class)), "a name with a quote is escaped in JSON");
         assertEquals(5, Json.read("{\"a\\\"b\":5}", Quoted.class).x);
         assertNotNull(BindingPlan.spec(Codecs.forType(new TypeRef<List<User>>() {}.type())));

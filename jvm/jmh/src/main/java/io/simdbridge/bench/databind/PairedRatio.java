@@ -87,13 +87,18 @@ public final class PairedRatio {
      */
     static final String FIELDS = "simdbridge-fields";
 
-    private static Libraries.Reader tapeOnly(byte[] json) {
+    private static Libraries.Reader tapeOnly(byte[] json, Class<?> type) {
         ThreadLocal<Object[]> arrays = ThreadLocal.withInitial(
                 () -> new Object[] {io.simdbridge.NativeParser.forCurrentThread(), new long[2 * json.length + 64], new byte[json.length + 64]});
+        // With the binding plan the read uses (the keys of matching objects checked natively, left off the tape).
+        java.lang.foreign.MemorySegment plan = io.simdbridge.internal.ParserInternals.planOf(type);
+        io.simdbridge.internal.ParserInternals.Access access = io.simdbridge.internal.ParserInternals.get();
         return bytes -> {
             Object[] a = arrays.get();
-            if (!io.simdbridge.internal.ParserInternals.get().bindingTape((io.simdbridge.NativeParser) a[0], bytes, 0, bytes.length,
-                    (long[]) a[1], (byte[]) a[2])) {
+            io.simdbridge.NativeParser parser = (io.simdbridge.NativeParser) a[0];
+            int written = plan != null ? access.bindingTapePlanned(parser, plan, bytes, 0, bytes.length, (long[]) a[1], (byte[]) a[2])
+                    : access.bindingTape(parser, bytes, 0, bytes.length, (long[]) a[1], (byte[]) a[2]) ? 0 : -1;
+            if (written < 0) { // (where the document does not follow the plan, nor does the read: both walk twice)
                 throw new IllegalStateException("the tape did not fit");
             }
             return a[1];
@@ -131,7 +136,7 @@ public final class PairedRatio {
             for (String library : libraries("simdbridge", p[3])) {
                 switch (op) {
                     case "read" -> {
-                        Libraries.Reader r = library.equals(BINDING_TAPE) ? tapeOnly(json) : readers.get(library);
+                        Libraries.Reader r = library.equals(BINDING_TAPE) ? tapeOnly(json, users.getClass()) : readers.get(library);
                         if (r == null) {
                             throw new IllegalArgumentException("no reader " + library);
                         }
