@@ -291,7 +291,6 @@ final class AccessGenerator {
             code.iconst_2();
             code.iadd();
             code.istore(7);
-            boolean creator = model.creator != null;
             Class<?> raw = prop.raw;
             if (shareStrings && raw == String.class) {
                 code.loadConstant(stringIndex);
@@ -299,40 +298,8 @@ final class AccessGenerator {
                 code.goto_(sharedString);
                 code.labelBinding(afterString.get(stringIndex++));
             }
-            code.aload(4);
-            if (creator) {
-                code.checkcast(CD_Object.arrayType());
-                code.loadConstant(p);
-            } else {
-                code.checkcast(beanDesc);
-            }
             String read = typedRead(raw);
-            if (shareStrings && raw == String.class) {
-                code.aload(10);
-            } else if (read != null) {
-                code.aload(1);
-                code.iload(7);
-                code.invokestatic(CD_ACCESS, read, MethodTypeDesc.of(desc(raw), CD_Object, CD_int));
-            } else {
-                code.aload(5);
-                code.loadConstant(p);
-                code.aaload();
-                code.aload(1);
-                code.iload(7);
-                code.invokevirtual(CD_VALUE, "readValue", MethodTypeDesc.of(CD_Object, CD_Object, CD_int));
-                if (!creator) {
-                    code.checkcast(desc(raw));
-                }
-            }
-            if (creator) {
-                if (raw.isPrimitive()) { // boxed as BeanCodec.readBoxed does: construct() unboxes it
-                    Class<?> box = MethodType.methodType(raw).wrap().returnType();
-                    code.invokestatic(desc(box), "valueOf", MethodTypeDesc.of(desc(box), desc(raw)));
-                }
-                code.aastore();
-            } else {
-                put(code, prop.access);
-            }
+            readAndStore(code, beanDesc, model, p, new Locals(4, 5, 7, shareStrings && raw == String.class ? 10 : -1), "readValue");
             if (read != null) { // a typed read takes scalars only (two words), or throws
                 code.iload(7);
                 code.iconst_2();
@@ -380,6 +347,54 @@ final class AccessGenerator {
         }
     }
 
+    /** Where a generated reader keeps the bean (or a creator's arguments), the codecs, the value's word, and the shared String (-1: none). */
+    private record Locals(int bean, int codecs, int value, int sharedString) {}
+
+    /**
+     * Property p's value at the word in {@code at.value} read (by its typed read, the shared
+     * String read's result, or its codec's {@code codecRead}) and stored: by its accessor, or
+     * boxed into a creator's arguments as BeanCodec.readBoxed does (construct() unboxes it).
+     */
+    private static void readAndStore(CodeBuilder code, ClassDesc beanDesc, BeanModel model, int p, Locals at, String codecRead) {
+        BeanModel.Property prop = model.read.get(p);
+        Class<?> raw = prop.raw;
+        boolean creator = model.creator != null;
+        code.aload(at.bean());
+        if (creator) {
+            code.checkcast(CD_Object.arrayType());
+            code.loadConstant(p);
+        } else {
+            code.checkcast(beanDesc);
+        }
+        String read = typedRead(raw);
+        if (at.sharedString() >= 0) {
+            code.aload(at.sharedString());
+        } else if (read != null) {
+            code.aload(1);
+            code.iload(at.value());
+            code.invokestatic(CD_ACCESS, read, MethodTypeDesc.of(desc(raw), CD_Object, CD_int));
+        } else {
+            code.aload(at.codecs());
+            code.loadConstant(p);
+            code.aaload();
+            code.aload(1);
+            code.iload(at.value());
+            code.invokevirtual(CD_VALUE, codecRead, MethodTypeDesc.of(CD_Object, CD_Object, CD_int));
+            if (!creator) {
+                code.checkcast(desc(raw));
+            }
+        }
+        if (creator) {
+            if (raw.isPrimitive()) {
+                Class<?> box = MethodType.methodType(raw).wrap().returnType();
+                code.invokestatic(desc(box), "valueOf", MethodTypeDesc.of(desc(box), desc(raw)));
+            }
+            code.aastore();
+        } else {
+            put(code, prop.access);
+        }
+    }
+
     private static final MethodTypeDesc MTD_READ_PLANNED = MethodTypeDesc.of(CD_void, CD_Object, CD_int, CD_Object,
             CD_VALUE.arrayType());
 
@@ -414,41 +429,9 @@ final class AccessGenerator {
                 code.goto_(sharedString);
                 code.labelBinding(afterString.get(stringIndex++));
             }
-            boolean creator = model.creator != null;
-            code.aload(3);
-            if (creator) {
-                code.checkcast(CD_Object.arrayType());
-                code.loadConstant(p);
-            } else {
-                code.checkcast(beanDesc);
-            }
             String read = typedRead(raw);
-            if (shareStrings && raw == String.class) {
-                code.aload(6);
-            } else if (read != null) {
-                code.aload(1);
-                code.iload(2);
-                code.invokestatic(CD_ACCESS, read, MethodTypeDesc.of(desc(raw), CD_Object, CD_int));
-            } else {
-                code.aload(4);
-                code.loadConstant(p);
-                code.aaload();
-                code.aload(1);
-                code.iload(2);
-                code.invokevirtual(CD_VALUE, "readPlannedValue", MethodTypeDesc.of(CD_Object, CD_Object, CD_int));
-                if (!creator) {
-                    code.checkcast(desc(raw));
-                }
-            }
-            if (creator) {
-                if (raw.isPrimitive()) { // boxed as readInOrder boxes it: construct() unboxes it
-                    Class<?> box = MethodType.methodType(raw).wrap().returnType();
-                    code.invokestatic(desc(box), "valueOf", MethodTypeDesc.of(desc(box), desc(raw)));
-                }
-                code.aastore();
-            } else {
-                put(code, prop.access);
-            }
+            readAndStore(code, beanDesc, model, p, new Locals(3, 4, 2, shareStrings && raw == String.class ? 6 : -1),
+                    "readPlannedValue");
             if (p + 1 == n) {
                 continue; // the last value's end is not needed
             }
