@@ -71,7 +71,7 @@ struct parser::state {
   std::vector<uint8_t> slow_scopes;
   /** to_binding_tape(): the open containers (word index, count), a slot per level and one for the root. */
   std::vector<uint64_t> tape_open;
-  /** to_binding_tape() with a plan: the planned objects open, a slot per level as tape_open. */
+  /** to_binding_tape() with a plan: the plan's place in each open container, a slot per level as tape_open. */
   std::vector<internal::plan_level> plan_levels;
   /** dom.doc holds a document that document_parse() kept (any other parse clears it). */
   bool document_kept = false;

@@ -52,16 +52,20 @@ std::unique_ptr<binding_plan> binding_plan::parse(const uint8_t *spec, size_t le
     // Each node takes at least 8 bytes of the form: a count past that is malformed, not a size.
     if (r.bad || count == 0 || count > (length - r.at) / 8) { return fail(0); }
     n->all.reserve(count);
+    // As the form gives them (indices), made pointers once every node is read.
+    std::vector<uint32_t> first_key, key_count, element, child;
     for (uint32_t i = 0; i < count; i++) {
       const size_t node_at = r.at;
       const uint32_t kind = r.u32();
       plan_node node{};
+      first_key.push_back(uint32_t(n->keys.size()));
+      key_count.push_back(0);
+      element.push_back(no_node);
       if (kind == uint32_t(plan_kind::object)) {
         node.kind = plan_kind::object;
-        node.first_key = uint32_t(n->keys.size());
-        node.key_count = r.u32();
-        if (r.bad || node.key_count > (length - r.at) / 8) { return fail(node_at); }
-        for (uint32_t k = 0; k < node.key_count; k++) {
+        key_count[i] = r.u32();
+        if (r.bad || key_count[i] > (length - r.at) / 8) { return fail(node_at); }
+        for (uint32_t k = 0; k < key_count[i]; k++) {
           const size_t key_at = r.at;
           plan_key key{};
           key.length = r.u32();
@@ -75,13 +79,13 @@ std::unique_ptr<binding_plan> binding_plan::parse(const uint8_t *spec, size_t le
           n->names.insert(n->names.end(), name, name + key.length);
           n->longest_name = key.length > n->longest_name ? key.length : n->longest_name;
           r.at += key.length;
-          key.child = r.u32();
+          child.push_back(r.u32());
           if (r.bad) { return fail(key_at); }
           n->keys.push_back(key);
         }
       } else if (kind == uint32_t(plan_kind::array)) {
         node.kind = plan_kind::array;
-        node.element = r.u32();
+        element[i] = r.u32();
       } else {
         return fail(node_at);
       }
@@ -90,15 +94,15 @@ std::unique_ptr<binding_plan> binding_plan::parse(const uint8_t *spec, size_t le
     }
     if (r.at != length) { return fail(r.at); }
     // Indices checked, then made pointers (the vectors are not resized again).
-    for (plan_key &key : n->keys) {
-      if (key.child != no_node && key.child >= count) { return fail(0); }
-      key.child_node = key.child == no_node ? nullptr : &n->all[key.child];
+    for (size_t k = 0; k < n->keys.size(); k++) {
+      if (child[k] != no_node && child[k] >= count) { return fail(0); }
+      n->keys[k].child_node = child[k] == no_node ? nullptr : &n->all[child[k]];
     }
-    for (plan_node &node : n->all) {
-      if (node.kind == plan_kind::array && node.element != no_node && node.element >= count) { return fail(0); }
-      node.element_node = node.kind == plan_kind::array && node.element != no_node ? &n->all[node.element] : nullptr;
-      node.keys = n->keys.data() + node.first_key;
-      node.keys_end = node.keys + node.key_count;
+    for (uint32_t i = 0; i < count; i++) {
+      if (element[i] != no_node && element[i] >= count) { return fail(0); }
+      n->all[i].element_node = element[i] == no_node ? nullptr : &n->all[element[i]];
+      n->all[i].keys = n->keys.data() + first_key[i];
+      n->all[i].keys_end = n->all[i].keys + key_count[i];
     }
     return std::unique_ptr<binding_plan>(new binding_plan(std::move(n)));
   } catch (const std::bad_alloc &) {

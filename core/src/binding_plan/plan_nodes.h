@@ -24,21 +24,16 @@ struct plan_node;
 struct plan_key {
   alignas(16) uint8_t head[16];
   uint32_t length;
-  uint32_t child;             // binding_plan::no_node where the plan says nothing of the value
-  uint32_t name_at;           // where the whole name is in binding_plan::nodes::names (for names past 16 bytes)
-  const plan_node *child_node; // the same as a pointer (null for none), for the walk
+  uint32_t name_at;            // where the whole name is in binding_plan::nodes::names (for names past 16 bytes)
+  const plan_node *child_node; // null where the plan says nothing of the value
 };
 
 enum class plan_kind : uint8_t { object = 1, array = 2 };
 
 struct plan_node {
   plan_kind kind;
-  uint32_t element = binding_plan::no_node; // an array's
-  uint32_t first_key = 0;                   // an object's keys: keys[first_key, first_key + key_count)
-  uint32_t key_count = 0;
-  // The same as pointers, for the walk.
-  const plan_node *element_node = nullptr;
-  const plan_key *keys = nullptr;
+  const plan_node *element_node = nullptr; // an array's (null: the plan says nothing of it)
+  const plan_key *keys = nullptr;          // an object's keys, [keys, keys_end)
   const plan_key *keys_end = nullptr;
 };
 

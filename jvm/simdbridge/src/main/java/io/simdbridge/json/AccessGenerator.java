@@ -138,7 +138,7 @@ final class AccessGenerator {
                             code -> readInOrder(code, self, beanDesc, model, start));
                 }
             }
-            if (readsPlanned(model)) {
+            if (readsInOrder(model)) { // what the in-order reader reads, a plan covers
                 int n = model.read.size();
                 for (int from = 0; from == 0 || from < n; from += READ_CHUNK) {
                     int start = from;
@@ -209,15 +209,6 @@ final class AccessGenerator {
      */
     static final int READ_CHUNK = 11;
 
-    /**
-     * Classes whose objects a binding plan may write without their keys (BindingPlan): those read
-     * in order (every property named; made by a no-argument constructor and an accessor per
-     * property, or by a creator, records included, from all of them).
-     */
-    static boolean readsPlanned(BeanModel model) {
-        return readsInOrder(model);
-    }
-
     /** The planned reader's method for the chunk from property {@code from}: readPlanned, then readPlanned1, 2... */
     private static String plannedChunkMethod(int from) {
         return from == 0 ? "readPlanned" : "readPlanned" + from / READ_CHUNK;
@@ -254,15 +245,7 @@ final class AccessGenerator {
         // through a table with the String in local 10. Inlined at each property, that read (a
         // String and its array allocated, the bytes copied) made each property's compiled code
         // about 2 KB; on a small document, read once after the native parse, all of it ran cold.
-        List<Label> afterString = new ArrayList<>();
-        for (int p = from; p < to; p++) {
-            if (model.read.get(p).raw == String.class) {
-                afterString.add(code.newLabel());
-            }
-        }
-        boolean shareStrings = afterString.size() > 1;
-        Label sharedString = code.newLabel();
-        int stringIndex = 0;
+        SharedStringRead strings = new SharedStringRead(code, model, from, to);
         for (int p = from; p < to; p++) {
             BeanModel.Property prop = model.read.get(p);
             byte[] name = BeanCodec.utf8(prop.name);
@@ -292,14 +275,9 @@ final class AccessGenerator {
             code.iadd();
             code.istore(7);
             Class<?> raw = prop.raw;
-            if (shareStrings && raw == String.class) {
-                code.loadConstant(stringIndex);
-                code.istore(9);
-                code.goto_(sharedString);
-                code.labelBinding(afterString.get(stringIndex++));
-            }
+            boolean shared = strings.jump(raw, 9);
             String read = typedRead(raw);
-            readAndStore(code, beanDesc, model, p, new Locals(4, 5, 7, shareStrings && raw == String.class ? 10 : -1), "readValue");
+            readAndStore(code, beanDesc, model, p, new Locals(4, 5, 7, shared ? 10 : -1), "readValue");
             if (read != null) { // a typed read takes scalars only (two words), or throws
                 code.iload(7);
                 code.iconst_2();
@@ -332,18 +310,58 @@ final class AccessGenerator {
         code.land();
         code.lor();
         code.lreturn();
-        if (shareStrings) {
-            code.labelBinding(sharedString);
-            code.aload(1);
-            code.iload(7);
-            code.invokestatic(CD_ACCESS, "readString", MethodTypeDesc.of(CD_String, CD_Object, CD_int));
-            code.astore(10);
-            code.iload(9);
-            List<SwitchCase> back = new ArrayList<>();
-            for (int i = 0; i < afterString.size(); i++) {
-                back.add(SwitchCase.of(i, afterString.get(i)));
+        strings.read(7, 9, 10);
+    }
+
+    /**
+     * A reader chunk's shared String read: where the chunk has more than one String property,
+     * each jumps to one read at the end of the method with its index in a local, and the read
+     * jumps back to it through a table with the String in another local (see readInOrder).
+     */
+    private static final class SharedStringRead {
+        private final CodeBuilder code;
+        private final List<Label> back = new ArrayList<>();
+        private final Label read;
+        private int next;
+
+        SharedStringRead(CodeBuilder code, BeanModel model, int from, int to) {
+            this.code = code;
+            this.read = code.newLabel();
+            for (int p = from; p < to; p++) {
+                if (model.read.get(p).raw == String.class) {
+                    back.add(code.newLabel());
+                }
             }
-            code.tableswitch(0, afterString.size() - 1, afterString.get(0), back);
+        }
+
+        /** For a property of this type: the jump to the read and the label back, where the read is shared (then true). */
+        boolean jump(Class<?> raw, int indexLocal) {
+            if (back.size() < 2 || raw != String.class) {
+                return false;
+            }
+            code.loadConstant(next);
+            code.istore(indexLocal);
+            code.goto_(read);
+            code.labelBinding(back.get(next++));
+            return true;
+        }
+
+        /** The read itself, after the method's last return: the String at the word in valueLocal into stringLocal. */
+        void read(int valueLocal, int indexLocal, int stringLocal) {
+            if (back.size() < 2) {
+                return;
+            }
+            code.labelBinding(read);
+            code.aload(1);
+            code.iload(valueLocal);
+            code.invokestatic(CD_ACCESS, "readString", MethodTypeDesc.of(CD_String, CD_Object, CD_int));
+            code.astore(stringLocal);
+            code.iload(indexLocal);
+            List<SwitchCase> cases = new ArrayList<>();
+            for (int i = 0; i < back.size(); i++) {
+                cases.add(SwitchCase.of(i, back.get(i)));
+            }
+            code.tableswitch(0, back.size() - 1, back.get(0), cases);
         }
     }
 
@@ -411,27 +429,12 @@ final class AccessGenerator {
     private static void readPlanned(CodeBuilder code, ClassDesc self, ClassDesc beanDesc, BeanModel model, int from) {
         int n = model.read.size();
         int to = Math.min(from + READ_CHUNK, n);
-        List<Label> afterString = new ArrayList<>();
+        SharedStringRead strings = new SharedStringRead(code, model, from, to);
         for (int p = from; p < to; p++) {
-            if (model.read.get(p).raw == String.class) {
-                afterString.add(code.newLabel());
-            }
-        }
-        boolean shareStrings = afterString.size() > 1;
-        Label sharedString = code.newLabel();
-        int stringIndex = 0;
-        for (int p = from; p < to; p++) {
-            BeanModel.Property prop = model.read.get(p);
-            Class<?> raw = prop.raw;
-            if (shareStrings && raw == String.class) {
-                code.loadConstant(stringIndex);
-                code.istore(5);
-                code.goto_(sharedString);
-                code.labelBinding(afterString.get(stringIndex++));
-            }
+            Class<?> raw = model.read.get(p).raw;
+            boolean shared = strings.jump(raw, 5);
             String read = typedRead(raw);
-            readAndStore(code, beanDesc, model, p, new Locals(3, 4, 2, shareStrings && raw == String.class ? 6 : -1),
-                    "readPlannedValue");
+            readAndStore(code, beanDesc, model, p, new Locals(3, 4, 2, shared ? 6 : -1), "readPlannedValue");
             if (p + 1 == n) {
                 continue; // the last value's end is not needed
             }
@@ -453,19 +456,7 @@ final class AccessGenerator {
             code.invokespecial(self, plannedChunkMethod(to), MTD_READ_PLANNED);
         }
         code.return_();
-        if (shareStrings) {
-            code.labelBinding(sharedString);
-            code.aload(1);
-            code.iload(2);
-            code.invokestatic(CD_ACCESS, "readString", MethodTypeDesc.of(CD_String, CD_Object, CD_int));
-            code.astore(6);
-            code.iload(5);
-            List<SwitchCase> back = new ArrayList<>();
-            for (int i = 0; i < afterString.size(); i++) {
-                back.add(SwitchCase.of(i, afterString.get(i)));
-            }
-            code.tableswitch(0, afterString.size() - 1, afterString.get(0), back);
-        }
+        strings.read(2, 5, 6);
     }
 
     private static final MethodTypeDesc MTD_WRITE_PROPERTIES = MethodTypeDesc.of(CD_void, CD_Object, CD_Object,

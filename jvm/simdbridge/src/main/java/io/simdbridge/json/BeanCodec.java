@@ -89,7 +89,7 @@ final class BeanCodec<T> extends Codec<T> {
             }
         }
         keys = new Keys(names.toArray(new String[0]));
-        planned = AccessGenerator.readsPlanned(model) && !(access instanceof ReflectiveAccess)
+        planned = AccessGenerator.readsInOrder(model) && !(access instanceof ReflectiveAccess)
                 && java.util.Arrays.stream(readNames).allMatch(BindingPlan::holds);
         keyToProperty = map.stream().mapToInt(Integer::intValue).toArray();
         requiredBeyond64 = requiredHigh.stream().mapToInt(Integer::intValue).toArray();
