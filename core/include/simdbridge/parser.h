@@ -118,14 +118,14 @@ public:
    *     simdbridge::error e = parser.to_binding_tape(simdbridge::input::copy_of(R"({"a":[1,"x"]})"), out);
    *     // words[0] >> 56 == binding_tape_entry::object; out.words_used == 10
    */
-  error to_binding_tape(input in, binding_tape_buffer &out) noexcept;
+  error to_binding_tape(const input &in, binding_tape_buffer &out) noexcept;
 
   /**
    * The same, following `plan` (binding_plan.h): the objects that match it are written without
    * their keys, and `out.planned` says whether the tape is so written. Where the document does
    * not match the plan, the tape is the one the call without a plan writes.
    */
-  error to_binding_tape(input in, const binding_plan &plan, binding_tape_buffer &out) noexcept;
+  error to_binding_tape(const input &in, const binding_plan &plan, binding_tape_buffer &out) noexcept;
 
   /**
    * Gives back the memory the buffers grew to for large inputs (the padded copy, simdjson's
@@ -165,7 +165,7 @@ public:
   struct state;
 
 private:
-  error binding_tape(input in, const binding_plan *plan, binding_tape_buffer &out) noexcept;
+  error binding_tape(const input &in, const binding_plan *plan, binding_tape_buffer &out) noexcept;
 
   parser_options options_;
   std::unique_ptr<state> state_;

@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "checksum_sink.h"
 #include "scalar_parser.h"
 #include "simdbridge/binding_tape.h"
@@ -381,6 +384,59 @@ TEST(Tape, TheUncheckedWalkStaysInArraysOfItsBound) {
     EXPECT_TRUE(std::equal(checked.words.begin(), checked.words.end(), words.get())) << json;
     EXPECT_TRUE(std::equal(checked.strings.begin(), checked.strings.end(), strings.get())) << json;
   }
+}
+
+// An input with no padding is read where it lies when simdjson's padding of its page follows it
+// (binding_tape.cpp). Each document here ends exactly `padding` bytes before a page that cannot be
+// read, or a byte nearer (then copied), the bytes between filled with what would lead a reader
+// on (digits, letters, a quote, a backslash, high bytes): no read may reach that page, and the
+// tape, or the error and its offset, must be those of the same document padded with zeros.
+TEST(Tape, UnpaddedInputsAreReadNoFurtherThanTheirPage) {
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  void *map = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(map, MAP_FAILED);
+  uint8_t *const guard = static_cast<uint8_t *>(map) + page;
+  ASSERT_EQ(mprotect(guard, page, PROT_NONE), 0);
+  const std::vector<std::string> docs = {
+      R"({"a":[1,2.5,-3e10,true,false,null,"x\u00e9y\n"],"b":{}})", "[1]", "[1]   ", "[[[]]]", "{}",
+      "[\"" + std::string(300, 'p') + "\"]", "[12345678901234567890123]", "[1.7976931348623157e309]",
+      "[\"\\ud83d\\ude00\"]", R"({"users":[{"id":1,"name":"x"}]})",
+      // not JSON, or not where the walk takes it: each ends where a reader could run on
+      "[1,2,3", "{\"a\":1", "[tru", "[fals", "[nul", "[\"abc", "[\"a\\u12", "[\"\\", "[1.5e", "[-", "[1]2",
+      "{\"a\":\"b\"}x", "[1,2,3]]", "12345", "\"str\"", "true", "[\"a\"", "[0x", "{\"a\":tr"};
+  parser p;
+  for (const std::string &json : docs) {
+    // The document padded with zeros: the tape as it was before inputs were read in place.
+    std::vector<uint8_t> padded(json.begin(), json.end());
+    padded.resize(json.size() + padding, 0);
+    tape expected;
+    expected.words.assign(1 << 12, 0);
+    expected.strings.assign(1 << 12, 0);
+    binding_tape_buffer want{expected.words.data(), expected.words.size(), expected.strings.data(), expected.strings.size()};
+    expected.e = p.to_binding_tape(input::padded(padded.data(), json.size(), padded.size()), want);
+    for (const uint8_t fill : {uint8_t('1'), uint8_t('e'), uint8_t('"'), uint8_t('\\'), uint8_t('a'), uint8_t(0xFF)}) {
+      for (const size_t gap : {size_t(padding), size_t(padding - 1), size_t(0)}) {
+        uint8_t *const at = guard - gap - json.size();
+        std::memset(static_cast<uint8_t *>(map), fill, page);
+        std::memcpy(at, json.data(), json.size());
+        tape t;
+        t.words.assign(1 << 12, 0);
+        t.strings.assign(1 << 12, 0);
+        binding_tape_buffer out{t.words.data(), t.words.size(), t.strings.data(), t.strings.size()};
+        t.e = p.to_binding_tape(input::copy_of(at, json.size()), out);
+        ASSERT_EQ(t.e.code, expected.e.code) << json << " gap " << gap << " fill " << int(fill);
+        ASSERT_EQ(t.e.offset, expected.e.offset) << json << " gap " << gap;
+        if (t.e.ok()) {
+          ASSERT_EQ(out.words_used, want.words_used) << json;
+          ASSERT_EQ(out.strings_used, want.strings_used) << json;
+          EXPECT_TRUE(std::equal(t.words.begin(), t.words.begin() + long(out.words_used), expected.words.begin())) << json;
+          EXPECT_TRUE(std::equal(t.strings.begin(), t.strings.begin() + long(out.strings_used), expected.strings.begin()))
+              << json;
+        }
+      }
+    }
+  }
+  munmap(map, 2 * page);
 }
 
 // The sink keeps a slot per open container (max_depth of them, and one for the root): a
