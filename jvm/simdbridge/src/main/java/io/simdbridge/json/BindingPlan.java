@@ -58,8 +58,10 @@ final class BindingPlan {
 
     /** What a read that tried the plan found: whether the document matched it. */
     void tried(boolean followed) {
-        int s = score + (followed ? 1 : -4);
-        score = Math.max(-128, Math.min(256, s));
+        int s = Math.max(-128, Math.min(256, score + (followed ? 1 : -4)));
+        if (s != score) { // written only when it moves: every thread reading the type shares it
+            score = s;
+        }
     }
 
     /** The plan of reads whose root is {@code root}, or null where it is not planned. */
