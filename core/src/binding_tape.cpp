@@ -4,7 +4,6 @@
 // the caller's binding plan where it has one and the document matches it (binding_plan.h), or,
 // for what that walk refuses, from the scalar parser.
 #include <algorithm>
-#include <cstdint>
 #include <optional>
 
 #include <simdjson.h>
@@ -30,36 +29,6 @@ bool binding_strings_within(const binding_tape_buffer &out, size_t words, uint64
     }
   }
   return true;
-}
-
-/**
- * Whether the walk may read `in` where it lies, unpadded: at least `padding` bytes of its last
- * page follow it. Memory is mapped by whole pages (4 KB, or a multiple of it), so those bytes can
- * be read; what they hold (another object's bytes, which may even change meanwhile) is never used.
- * Stage 1 reads no byte past the input (it copies its last block), and the walk reads past it only
- * a little and only where a terminator inside it stops the read: a string's 16-byte blocks at its
- * closing quote, a key's comparison after 17 bytes, a number or a literal at the structural after
- * it, which `closed_at_end` makes sure of. This saves copying the input into the padded buffer,
- * and the stall of stage 1 reading bytes just stored. Not under AddressSanitizer, which would
- * report those reads.
- */
-bool page_holds_padding(const input &in) noexcept {
-#if defined(__SANITIZE_ADDRESS__)
-  return false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return false;
-#endif
-#endif
-  constexpr uintptr_t page = 4096;
-  const uintptr_t last = reinterpret_cast<uintptr_t>(in.data) + in.size - 1;
-  return in.size > 0 && (last & (page - 1)) < page - padding;
-}
-
-/** Whether the last structural of the index closes a container: then every number and literal
- *  of the document has a structural after it, inside the input, where simdjson's parser stops. */
-bool closed_at_end(const uint8_t *data, const uint32_t *index, size_t count) noexcept {
-  return count > 0 && (data[index[count - 1]] == '}' || data[index[count - 1]] == ']');
 }
 
 } // namespace
@@ -93,8 +62,7 @@ error parser::binding_tape(const input &in, const binding_plan *plan, binding_ta
       return s.fits() ? error{} : error{error_code::output_too_small, 0};
     };
     if (in.size > 0) {
-      const bool unpadded = !internal::readable_in_place(in) && page_holds_padding(in);
-      const uint8_t *data = unpadded ? in.data : state_->padded(in);
+      const uint8_t *data = state_->padded(in);
       if (data == nullptr) { return {error_code::out_of_memory, 0}; }
       // simdjson's stage 1, then one pass over its structural index (structural_walk.h).
       simdjson::dom::parser &dom = state_->dom;
@@ -135,13 +103,10 @@ error parser::binding_tape(const input &in, const binding_plan *plan, binding_ta
                                                options_.max_depth);
           return fast.document() && checked(fast);
         };
-        // A document that does not end by closing its root is refused by the walk anyway; read
-        // unpadded, it must not reach the walk, whose number parser would run on past the input.
         const bool walked =
-            closed_at_end(data, index, count) &&
-            (internal::all_ascii(data, in.size)
-                 ? (roomy ? walk(internal::sink_type<internal::unchecked_ascii_binding_tape_sink>{}) : walk(internal::sink_type<internal::ascii_binding_tape_sink>{}))
-                 : (roomy ? walk(internal::sink_type<internal::unchecked_binding_tape_sink>{}) : walk(internal::sink_type<internal::binding_tape_sink>{})));
+            internal::all_ascii(data, in.size)
+                ? (roomy ? walk(internal::sink_type<internal::unchecked_ascii_binding_tape_sink>{}) : walk(internal::sink_type<internal::ascii_binding_tape_sink>{}))
+                : (roomy ? walk(internal::sink_type<internal::unchecked_binding_tape_sink>{}) : walk(internal::sink_type<internal::binding_tape_sink>{}));
         if (walked) { return result; }
       }
     }

@@ -201,7 +201,9 @@ private:
     goto value;
   planned_key: __attribute__((unused)); // reached with a plan only
     if constexpr (Planned) {
-      if (cursor == cursor_end || c != '"' || !plan_->key_is(buf_ + at + 1, *cursor)) { return false; }
+      if (cursor == cursor_end || c != '"' || i >= count_ || !plan_->key_is(buf_ + at + 1, buf_ + index_[i], *cursor)) {
+        return false;
+      }
       pending = cursor->child_node;
       cursor++;
       SIMDBRIDGE_NEXT();
@@ -239,6 +241,7 @@ private:
   }
 
   bool atom(uint32_t at, const char *literal, size_t length) const noexcept { return atom_at(buf_ + at, literal, length); }
+
 
   /** scopes_: 0 an array, 1 an object, planned_object an object read by the plan. */
   static constexpr uint8_t planned_object = 2;

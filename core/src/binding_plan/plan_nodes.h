@@ -60,12 +60,13 @@ struct binding_plan::nodes {
 
   /**
    * Whether the key whose bytes start at `p` (just past its opening quote, in padded input) is
-   * `k` exactly: its bytes, then the closing quote. A name holds no '"' or '\\', so the byte
-   * before that quote is never a backslash: the quote ends the key. A key that writes the same
-   * name with an escape is not this one (the plan is then not followed).
+   * `k` exactly: its bytes, then the closing quote, before `limit` (the structural after the
+   * key: no byte is read past the input, however long the plan's name). A name holds no '"' or
+   * '\\', so the byte before that quote is never a backslash: the quote ends the key. A key that
+   * writes the same name with an escape is not this one (the plan is then not followed).
    */
-  bool key_is(const uint8_t *p, const internal::plan_key &k) const noexcept {
-    if (p[k.length] != '"') { return false; }
+  bool key_is(const uint8_t *p, const uint8_t *limit, const internal::plan_key &k) const noexcept {
+    if (k.length >= size_t(limit - p) || p[k.length] != '"') { return false; }
 #if defined(__SSE2__)
     if (k.length <= 16) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));

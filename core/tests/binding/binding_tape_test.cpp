@@ -386,12 +386,14 @@ TEST(Tape, TheUncheckedWalkStaysInArraysOfItsBound) {
   }
 }
 
-// An input with no padding is read where it lies when simdjson's padding of its page follows it
-// (binding_tape.cpp). Each document here ends exactly `padding` bytes before a page that cannot be
-// read, or a byte nearer (then copied), the bytes between filled with what would lead a reader
-// on (digits, letters, a quote, a backslash, high bytes): no read may reach that page, and the
-// tape, or the error and its offset, must be those of the same document padded with zeros.
-TEST(Tape, UnpaddedInputsAreReadNoFurtherThanTheirPage) {
+// An input with no padding (input::copy_of) is copied next to zeros before it is parsed, and
+// read no further than its end. Each document here ends just before a page that cannot be read
+// (or `padding` bytes, or one byte fewer, before it), the bytes between filled with what would
+// lead a reader on (digits, letters, a quote, a backslash, high bytes): no read may reach that
+// page, and the tape, or the error and its offset, must be those of the document padded with
+// zeros. (Reading such inputs in place, where their page holds the padding, was tried: it saved
+// the copy, but a thread changing the input meanwhile could then make the walk run past it.)
+TEST(Tape, UnpaddedInputsAreReadNoFurtherThanTheirEnd) {
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   void *map = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(map, MAP_FAILED);
