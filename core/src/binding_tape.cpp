@@ -4,7 +4,6 @@
 // the caller's binding plan where it has one and the document matches it (binding_plan.h), or,
 // for what that walk refuses, from the scalar parser.
 #include <algorithm>
-#include <optional>
 
 #include <simdjson.h>
 

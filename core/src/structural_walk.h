@@ -242,7 +242,6 @@ private:
 
   bool atom(uint32_t at, const char *literal, size_t length) const noexcept { return atom_at(buf_ + at, literal, length); }
 
-
   /** scopes_: 0 an array, 1 an object, planned_object an object read by the plan. */
   static constexpr uint8_t planned_object = 2;
 

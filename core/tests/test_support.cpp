@@ -9,6 +9,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "checksum_sink.h"
 #include "scalar_parser.h"
 
@@ -50,6 +53,17 @@ std::string base_name(const std::string &path) { return path.substr(path.find_la
 padded_copy::padded_copy(const std::string &text, char fill)
     : bytes(text.size() + padding, uint8_t(fill)), size(text.size()) {
   std::copy(text.begin(), text.end(), bytes.begin());
+}
+
+guarded_page::guarded_page() : page_(size_t(sysconf(_SC_PAGESIZE))) {
+  map_ = mmap(nullptr, 2 * page_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map_ == MAP_FAILED) { return; }
+  uint8_t *const second = static_cast<uint8_t *>(map_) + page_;
+  if (mprotect(second, page_, PROT_NONE) == 0) { end_ = second; }
+}
+
+guarded_page::~guarded_page() {
+  if (map_ != MAP_FAILED) { munmap(map_, 2 * page_); }
 }
 
 namespace {

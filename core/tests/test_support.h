@@ -38,6 +38,30 @@ struct padded_copy {
   size_t size;
 };
 
+/**
+ * A page that can be read and written, followed by one that cannot: bytes placed so that they end
+ * at end() - n are read no further than n bytes past them, or the test faults.
+ */
+class guarded_page {
+public:
+  guarded_page();
+  ~guarded_page();
+  guarded_page(const guarded_page &) = delete;
+  guarded_page &operator=(const guarded_page &) = delete;
+  /** Whether the pages were mapped and the second made unreadable. */
+  bool ok() const noexcept { return end_ != nullptr; }
+  /** The writable page's first byte, and its size. */
+  uint8_t *begin() const noexcept { return end_ - page_; }
+  size_t size() const noexcept { return page_; }
+  /** The first byte of the page that cannot be read. */
+  uint8_t *end() const noexcept { return end_; }
+
+private:
+  size_t page_;
+  void *map_;
+  uint8_t *end_ = nullptr;
+};
+
 std::string hex64(uint64_t value);
 std::string from_hex(const std::string &hex);
 

@@ -5,9 +5,6 @@
 // documents, on random ones shaped by a plan and on the corpus.
 #include <gtest/gtest.h>
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstring>
 #include <memory>
 #include <random>
@@ -385,18 +382,15 @@ TEST(Plan, NamesPastMaxStringLengthAreNotTakenOffTheTape) {
 // the 64 bytes of padding it claims in front of that page, and the plan's name is longer than
 // those: reading the name's length past the key would fault.
 TEST(Plan, ANameLongerThanTheRestOfTheDocumentIsNotReadPastIt) {
-  const size_t page = size_t(sysconf(_SC_PAGESIZE));
-  void *map = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE(map, MAP_FAILED);
-  uint8_t *const guard = static_cast<uint8_t *>(map) + page;
-  ASSERT_EQ(mprotect(guard, page, PROT_NONE), 0);
+  const guarded_page pages;
+  ASSERT_TRUE(pages.ok());
   plan_spec spec;
   spec.object({{std::string(200, 'n'), none}});
   const std::unique_ptr<binding_plan> plan = spec.make();
   parser p;
   for (const std::string &json : std::vector<std::string>{R"({"a":1})", R"({"n":"x"})", "{\"" + std::string(120, 'n') + "\":1}", R"({"":[]})"}) {
-    std::memset(map, ' ', page);
-    uint8_t *const at = guard - padding - json.size();
+    std::memset(pages.begin(), ' ', pages.size());
+    uint8_t *const at = pages.end() - padding - json.size();
     std::memcpy(at, json.data(), json.size());
     std::vector<uint64_t> words(64);
     std::vector<uint8_t> strings(512);
@@ -405,7 +399,6 @@ TEST(Plan, ANameLongerThanTheRestOfTheDocumentIsNotReadPastIt) {
     EXPECT_TRUE(e.ok()) << json;
     EXPECT_FALSE(out.planned) << json;
   }
-  munmap(map, 2 * page);
 }
 
 /** A random document shaped by the plan users_like(), with a random flaw now and then. */
