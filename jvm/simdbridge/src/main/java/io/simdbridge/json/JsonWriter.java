@@ -340,25 +340,67 @@ final class JsonWriter extends BindingWriter {
      * {@link #writeString} in Java, whatever the string's length. Its chars come from the JDK as
      * Latin-1 bytes in one call (a plain copy for the JDK's Latin-1 strings, which ASCII text is;
      * a vectorized encoding for others, with '?' for each char past Latin-1 and for each
-     * surrogate pair), are checked eight bytes at a time
-     * for what needs work (control characters, '"', '\\', bytes past ASCII, '?'), and are copied
-     * in bulk up to the first such byte; from there one byte at a time, a '?' looked up in the
-     * string itself: a '?', or a char past Latin-1 written as UTF-8 (a lone surrogate, which has
-     * no UTF-8, as its \\u escape). One pass whatever the string holds: no char is encoded twice.
+     * surrogate pair). Most strings need no escape: they are checked and copied in the same
+     * eight-byte words ({@link #copyPlain}), and this method stays small enough for the JIT to
+     * inline into the writers that call it. The others go to {@link #writeStringEscaped}.
      */
     void writeStringHere(String s) {
         byte[] v = s.getBytes(StandardCharsets.ISO_8859_1);
         int n = v.length;
-        if (plain(v, n)) { // most strings: nothing to escape, copied whole
-            ensure(n + 2);
-            byte[] b = buf;
-            int p = pos;
+        ensure(n + 2);
+        byte[] b = buf;
+        int p = pos;
+        if (copyPlain(v, n, b, p + 1)) {
             b[p] = '"';
-            System.arraycopy(v, 0, b, p + 1, n);
             b[p + n + 1] = '"';
             pos = p + n + 2;
-            return;
+        } else {
+            writeStringEscaped(s, v, n);
         }
+    }
+
+    /**
+     * Copies the n bytes of v to b at {@code at} and says whether none of them is one
+     * {@link #nextSpecial} stops at. From 8 bytes on, by words: each loaded once, tested and
+     * stored (the last one overlapping the one before it where n is not a multiple of 8), so that
+     * the string is read once, with no call to the JDK's copy, whose fixed cost is most of a
+     * short string's. Below 8, byte by byte. A string that needs work leaves bytes past pos,
+     * which the escaping writer writes over.
+     */
+    private static boolean copyPlain(byte[] v, int n, byte[] b, int at) {
+        if (n < 8) {
+            for (int i = 0; i < n; i++) {
+                int c = v[i];
+                if (c < 0x20 || c == '"' || c == '\\' || c == '?') { // c < 0: past ASCII
+                    return false;
+                }
+                b[at + i] = (byte) c;
+            }
+            return true;
+        }
+        long flags = 0;
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            long w = (long) BindingTape.LONGS.get(v, i);
+            flags |= special(w);
+            BindingTape.LONGS.set(b, at + i, w);
+        }
+        if (i < n) {
+            long w = (long) BindingTape.LONGS.get(v, n - 8);
+            flags |= special(w);
+            BindingTape.LONGS.set(b, at + n - 8, w);
+        }
+        return (flags & 0x8080808080808080L) == 0;
+    }
+
+    /**
+     * The strings {@link #copyPlain} refuses: copied in bulk up to the first byte that needs work
+     * (control characters, '"', '\\', bytes past ASCII, '?'); from there one byte at a time, a
+     * '?' looked up in the string itself: a '?', or a char past Latin-1 written as UTF-8 (a lone
+     * surrogate, which has no UTF-8, as its \\u escape). One pass whatever the string holds: no
+     * char is encoded twice.
+     */
+    private void writeStringEscaped(String s, byte[] v, int n) {
         int special = nextSpecial(v, 0, n);
         ensure(special + 2);
         buf[pos++] = '"';
@@ -434,33 +476,6 @@ final class JsonWriter extends BindingWriter {
         s.getChars(0, length, c, 0);
         ensure((int) NativeWriter.capacity(length));
         pos += NativeWriter.writeString(c, length, buf, pos);
-    }
-
-    /**
-     * Whether none of the n bytes of v is one {@link #nextSpecial} stops at: the same tests, eight
-     * bytes at a time, their flags gathered with no branch per word (the last word overlapping
-     * the one before it where n is not a multiple of 8), so that a string's length sets the only
-     * branches: most of a document's strings need no escape, and take this one check.
-     */
-    private static boolean plain(byte[] v, int n) {
-        if (n < 8) {
-            for (int i = 0; i < n; i++) {
-                int b = v[i];
-                if (b < 0x20 || b == '"' || b == '\\' || b == '?') { // b < 0: past ASCII
-                    return false;
-                }
-            }
-            return true;
-        }
-        long flags = 0;
-        int i = 0;
-        for (; i + 8 <= n; i += 8) {
-            flags |= special((long) BindingTape.LONGS.get(v, i));
-        }
-        if (i < n) {
-            flags |= special((long) BindingTape.LONGS.get(v, n - 8));
-        }
-        return (flags & 0x8080808080808080L) == 0;
     }
 
     /** The top bit of each byte of w set where nextSpecial would stop (or just above such a byte). */

@@ -79,6 +79,33 @@ class StringWritersTest {
         }
     }
 
+    /**
+     * Plain strings are checked and copied by words, first and last word overlapping: one char
+     * that needs work, at any place of a string of any length up to past a few words, sends it
+     * to the escaping writer, which writes over what the copy left; a plain string written
+     * next lands right after it.
+     */
+    @Test
+    void oneCharThatNeedsWorkAnywhere() {
+        char[] special = {'"', '\\', '\n', '\u0000', '\u001f', '?', '\u007f', '\u0080', '\u00e9', '\u4e2d', '\ud83d'};
+        for (int length = 1; length <= 40; length++) {
+            for (int at = 0; at < length; at++) {
+                for (char c : special) {
+                    char[] chars = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH".substring(0, length).toCharArray();
+                    chars[at] = c;
+                    String s = new String(chars);
+                    JsonWriter w = new JsonWriter(4);
+                    w.writeStringHere("pre");
+                    w.writeStringHere(s);
+                    w.writeStringHere("post");
+                    byte[] expected = (new String(natively("pre"), StandardCharsets.UTF_8) + new String(natively(s), StandardCharsets.UTF_8)
+                            + new String(natively("post"), StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
+                    assertArrayEquals(expected, w.toByteArray(), s);
+                }
+            }
+        }
+    }
+
     @Test
     void knownOutput() {
         String s = "\u0000\u001f\"\\/\n caf\u00e9 \u4e2d \ud83d\ude00 \ud800 " + "x".repeat(40);
