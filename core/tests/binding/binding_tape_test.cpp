@@ -392,8 +392,8 @@ TEST(Tape, TheUncheckedWalkStaysInArraysOfItsBound) {
 // (or `padding` bytes, or one byte fewer, before it), the bytes between filled with what would
 // lead a reader on (digits, letters, a quote, a backslash, high bytes): no read may reach that
 // page, and the tape, or the error and its offset, must be those of the document padded with
-// zeros. (Reading such inputs in place, where their page holds the padding, was tried: it saved
-// the copy, but a thread changing the input meanwhile could then make the walk run past it.)
+// zeros. (The copy is what keeps the walk inside the input when another thread changes the
+// input meanwhile.)
 TEST(Tape, UnpaddedInputsAreReadNoFurtherThanTheirEnd) {
   const guarded_page pages;
   ASSERT_TRUE(pages.ok());
@@ -423,7 +423,6 @@ TEST(Tape, UnpaddedInputsAreReadNoFurtherThanTheirEnd) {
     }
   }
 }
-
 
 // The sink keeps a slot per open container (max_depth of them, and one for the root): a
 // document exactly that deep, on both readers (a number past 64 bits sends it to the scalar

@@ -371,7 +371,7 @@ final class JsonWriter extends BindingWriter {
         if (n < 8) {
             for (int i = 0; i < n; i++) {
                 int c = v[i];
-                if (c < 0x20 || c == '"' || c == '\\' || c == '?') { // c < 0: past ASCII
+                if (needsWork(c)) {
                     return false;
                 }
                 b[at + i] = (byte) c;
@@ -414,7 +414,7 @@ final class JsonWriter extends BindingWriter {
             int shift = 0; // chars of s before byte i's char, less i: a surrogate pair is one '?'
             for (int i = special; i < n; i++) {
                 int c = v[i];
-                if (c >= 0x20 && c != '"' && c != '\\' && c != '?') {
+                if (!needsWork(c)) {
                     b[p++] = (byte) c;
                 } else if (c < 0) { // Latin-1 past ASCII: two bytes of UTF-8
                     b[p] = (byte) (0xC0 | ((c & 0xFF) >> 6));
@@ -478,6 +478,15 @@ final class JsonWriter extends BindingWriter {
         pos += NativeWriter.writeString(c, length, buf, pos);
     }
 
+    /**
+     * Whether byte b (of a string's Latin-1 bytes) cannot be copied as it is: a control character,
+     * '"' or '\\' (escaped), a byte past ASCII (b < 0: two bytes of UTF-8), or '?' (which may
+     * stand for a char past Latin-1).
+     */
+    private static boolean needsWork(int b) {
+        return b < 0x20 || b == '"' || b == '\\' || b == '?';
+    }
+
     /** The top bit of each byte of w set where nextSpecial would stop (or just above such a byte). */
     private static long special(long w) {
         long borrows = (w - 0x2020202020202020L) | ((w ^ 0x2222222222222222L) - 0x0101010101010101L)
@@ -501,7 +510,7 @@ final class JsonWriter extends BindingWriter {
         }
         for (; i < n; i++) {
             int b = v[i];
-            if (b < 0x20 || b == '"' || b == '\\' || b == '?') { // b < 0: past ASCII
+            if (needsWork(b)) {
                 return i;
             }
         }
