@@ -82,14 +82,14 @@ def sources(root):
     return cache
 
 
-def edit(path, pattern, replacement, count=1):
+def edit(path, pattern, replacement):
     """Replaces pattern (a regex) in path; the harness is pinned, so a pattern that does not match is
     an error, not something to skip."""
     with open(path) as f:
         text = f.read()
     text, n = re.subn(pattern, replacement, text, flags=re.S)
-    if n != count:
-        raise SystemExit("jjb: %s: expected %d match(es) of %r, found %d" % (path, count, pattern, n))
+    if n != 1:
+        raise SystemExit("jjb: %s: expected one match of %r, found %d" % (path, pattern, n))
     with open(path, "w") as f:
         f.write(text)
 
@@ -133,21 +133,9 @@ def prepare(src, work, root):
 
 def harness(java, classpath, run_dir, args, label):
     """Runs the harness's command line; returns {method: [measured iteration scores, ops/s]}."""
-    env = dict(os.environ, SEED=SEED)
     cmd = [java, *HARNESS_JVM, "-cp", classpath, "com.github.fabienrenaud.jjb.Cli", *args]
-    proc = subprocess.Popen(cmd, cwd=run_dir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    scores, current = {}, None
-    for line in proc.stdout:
-        if line.startswith("# Benchmark:"):
-            current = line.rsplit(".", 1)[-1].strip()
-            scores.setdefault(current, [])
-        elif line.startswith("# Run progress:"):
-            report.progress("jjb %s: %s (%s)" % (label, current, line.split(":", 1)[1].strip().split(",")[0]))
-        elif line.startswith("Iteration") and current:
-            scores[current].append(float(line.split(":", 1)[1].split()[0]))
-        elif "Exception" in line or "ERROR" in line:
-            print(line.rstrip())
-    if proc.wait() or not scores:
+    status, scores = jvm_suite.follow_jmh(cmd, "jjb " + label, cwd=run_dir, env=dict(os.environ, SEED=SEED))
+    if status or not any(scores.values()):
         raise SystemExit("jjb: the harness failed (%s)" % label)
     return scores
 
@@ -155,9 +143,14 @@ def harness(java, classpath, run_dir, args, label):
 def run(root, data, results, full):
     src = sources(root)
     if src is None:
-        report.write_json(os.path.join(results, "jjb.json"),
-                          {"skipped": "java-json-benchmark's sources are not at hand: set JJB_SRC to a checkout "
-                                      "of fabienrenaud/java-json-benchmark at " + PINNED, "targets": []})
+        # Every file of the suite is rewritten, so that no figure from an earlier run stays beside it.
+        why = ("java-json-benchmark's sources are not at hand: set JJB_SRC to a checkout of "
+               "fabienrenaud/java-json-benchmark at " + PINNED)
+        report.write_json(os.path.join(results, "jjb.json"), {"skipped": why, "targets": []})
+        with open(os.path.join(results, "jjb.md"), "w") as f:
+            f.write("# java-json-benchmark's own harness, simdbridge added\n\nNot run: %s.\n" % why)
+        if os.path.exists(os.path.join(results, "jjb.png")):
+            os.remove(os.path.join(results, "jjb.png"))
         return 0
     work = os.path.join(root, "build", "jjb", "work")
     run_dir = os.path.join(work, "run")

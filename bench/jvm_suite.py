@@ -41,21 +41,38 @@ def java():
     return os.path.join(home, "bin", "java")
 
 
-def run_jmh(jar, pattern, out_json, args, label):
-    """Runs JMH, printing one progress line per benchmark run."""
-    cmd = [java(), *JVM_OPTIONS, "-jar", jar, pattern, "-rf", "json", "-rff", out_json, *args]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    current = ""
+def follow_jmh(cmd, label, **popen_args):
+    """Runs a JMH command line, printing one progress line per benchmark run and any error.
+
+    Returns (exit status, {method: [measured iteration scores]}), the scores read from JMH's
+    own output for command lines that cannot write a result file.
+    """
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen_args)
+    scores, current, method = {}, "", None
     for line in proc.stdout:
         if line.startswith("# Benchmark:"):
-            current = line.split(":", 1)[1].strip().rsplit(".", 1)[-1]
+            method = line.split(":", 1)[1].strip().rsplit(".", 1)[-1]
+            current = method
+            scores.setdefault(method, [])
         elif line.startswith("# Parameters:"):
             current += " " + line.split(":", 1)[1].strip()
         elif line.startswith("# Run progress:"):
             report.progress("JMH %s: %s (%s)" % (label, current, line.split(":", 1)[1].strip().split(",")[0]))
+        elif line.startswith("Iteration") and method:
+            # "Iteration   3: 1234.5 ops/s"; sample-time modes print "n = ..." here instead.
+            try:
+                scores[method].append(float(line.split(":", 1)[1].split()[0]))
+            except (IndexError, ValueError):
+                pass
         elif "Exception" in line or "ERROR" in line:
             print(line.rstrip())
-    if proc.wait():
+    return proc.wait(), scores
+
+
+def run_jmh(jar, pattern, out_json, args, label):
+    """Runs JMH with a JSON result file and returns its contents."""
+    cmd = [java(), *JVM_OPTIONS, "-jar", jar, pattern, "-rf", "json", "-rff", out_json, *args]
+    if follow_jmh(cmd, label)[0]:
         raise SystemExit("JMH %s failed" % label)
     with open(out_json) as f:
         return json.load(f)
