@@ -37,7 +37,7 @@ SUITES = {
     "spark": spark_suite.run,
     "jjb": jjb_suite.run,
 }
-# java-json-benchmark's own harness takes 10 minutes at its quick settings: in the full run, or
+# java-json-benchmark's own harness takes about 19 minutes at its quick settings: in the full run, or
 # asked for with --only jjb.
 QUICK_SUITES = [name for name in SUITES if name != "jjb"]
 
