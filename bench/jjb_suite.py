@@ -54,6 +54,7 @@ FULL = []  # the harness's defaults
 HARNESS_JVM = ["-server", "-Xms2g", "-Xmx2g", "--add-opens=java.base/java.time=ALL-UNNAMED",
                "--add-modules=jdk.incubator.vector"]
 PACKAGE = os.path.join("src", "main", "java", "com", "github", "fabienrenaud", "jjb")
+TITLE = "# java-json-benchmark's own harness, simdbridge added\n"
 
 
 def target_ratio(mode, kb):
@@ -152,7 +153,7 @@ def run(root, data, results, full):
                "fabienrenaud/java-json-benchmark at " + PINNED)
         report.write_json(os.path.join(results, "jjb.json"), {"skipped": why, "targets": []})
         with open(os.path.join(results, "jjb.md"), "w") as f:
-            f.write("# java-json-benchmark's own harness, simdbridge added\n\nNot run: %s.\n" % why)
+            f.write("%s\nNot run: %s.\n" % (TITLE, why))
         if os.path.exists(os.path.join(results, "jjb.png")):
             os.remove(os.path.join(results, "jjb.png"))
         return 0
@@ -177,7 +178,7 @@ def run(root, data, results, full):
             return gate.returncode
 
     settings = FULL if full else QUICK
-    out = {"harness": "java-json-benchmark " + PINNED, "source": src, "seeds": sorted({s for _, s in runs}),
+    out = {"harness": "java-json-benchmark " + PINNED, "source": src, "seeds": SEEDS,
            "settings": settings or ["(the harness's defaults: -f 2 -wi 5 -i 10 -m 3)"], "jvm": HARNESS_JVM,
            "ops_per_s": {}, "targets": []}
     for kb, seed in runs:
@@ -202,7 +203,7 @@ def run(root, data, results, full):
 def write_markdown(path, out):
     rows = [[label] + ["%.0f ± %.0f" % (v[lib]["mean"], v[lib]["ci95"]) for lib in LIBRARIES]
             for label, v in out["ops_per_s"].items()]
-    lines = ["# java-json-benchmark's own harness, simdbridge added\n",
+    lines = [TITLE,
              "Harness: %s, seeds %s; JMH settings `%s`; JVM `%s`.\n" % (
                  out["harness"], ", ".join(out["seeds"]), " ".join(out["settings"]), " ".join(out["jvm"])),
              "## Targets\n",
