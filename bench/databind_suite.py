@@ -13,9 +13,10 @@ First the gate (DatabindGate): every library must read equal objects from every 
 models and write what reads back equal, or nothing is measured. Then JMH (one library per fork):
 reads (with -prof gc) and writes to a stream at 1 and 100 KB on 1 thread (FULL=1: every size,
 writes to a byte array, 2 threads); the six scenarios; Users read 1 KB with a virtual thread per
-read. Then the targets side by side (PairedRatio, a JVM per comparison: simdbridge and its peers
-taking turns in short slices, the median of the per-round ratios with a 95% interval), on 1 and
-2 threads, with the native parse timed alone beside each 1-thread read for the time per stage.
+read. Then the targets side by side (PairedRatio, JVMs of their own per comparison: simdbridge
+and its peers taking turns in short slices, the median of the per-round ratios pooled over the
+JVMs with a 95% interval), on 1 and 2 threads, with the native parse timed alone beside each
+1-thread read for the time per stage.
 Then the heap probes, two at a time (they measure no time).
 
 Writes results/databind.json, databind.md, databind.png, databind_equivalence.json and the raw
@@ -45,11 +46,15 @@ PAYLOADS = ["users", "jjb"]
 # (below), which a drifting machine moves less than it moves a fork.
 QUICK = ["-f", "1", "-wi", "3", "-w", "300ms", "-i", "5", "-r", "250ms"]
 FULL = ["-f", "3", "-wi", "5", "-w", "1s", "-i", "10", "-r", "1s"]
-# Side by side (PairedRatio): slice in ms, warmup rounds, measured rounds; Users, then the scenarios.
-# Each library warms up for 600 to 800 ms in the quick run (JMH's quick forks: 900 ms): with 200 ms,
-# Jackson's dates read was still being compiled for half the rounds (21.8x, 95%: 7.7 to 31.7).
-PAIRED_QUICK = {"users": ["100", "6", "14"], "scenario": ["50", "12", "16"]}
-PAIRED_FULL = {"users": ["200", "10", "60"], "scenario": ["100", "10", "40"]}
+# Side by side (PairedRatio): slice in ms, warmup rounds (at least: it warms up until the JIT is
+# quiet and the rates steady), measured rounds per JVM, JVMs; Users, then the scenarios. Each
+# library warms up for 600 to 800 ms at least in the quick run (JMH's quick forks: 900 ms): with
+# 200 ms, Jackson's dates read was still being compiled for half the rounds (21.8x, 95%: 7.7 to
+# 31.7). Users run in two JVMs (three in the full run), their rounds pooled: one JVM can run a
+# library at 0.7x of its speed in the others for its whole life (on two threads, fastjson2's
+# reader in some JVMs, simdbridge's in others), which one JVM's interval cannot show.
+PAIRED_QUICK = {"users": ("100", "6", "8", 2), "scenario": ("50", "12", "16", 1)}
+PAIRED_FULL = {"users": ("200", "10", "20", 3), "scenario": ("100", "10", "40", 1)}
 SCENARIOS = ["simple", "nested", "dates", "list-of-100", "map-of-mixed", "escaped-string"]
 HEAPS_MB = [8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048]
 PEERS = ["fastjson2", "fastjson2-features"]
@@ -145,7 +150,7 @@ def run(root, data, results, full):
 
 
 def side_by_side(java, jar, jmh_dir, settings):
-    """Every target's comparison through PairedRatio, each in a JVM of its own (as JMH forks: run
+    """Every target's comparison through PairedRatio, each in JVMs of its own (as JMH forks: run
     in one JVM after the other scenarios, Jackson's escaped-string write measured 4.1x slower than
     ours against JMH's 1.5x, its shared code profiled by all of them): {(what, op, subject,
     threads): the comparison as PairedRatio wrote it}."""
@@ -158,21 +163,28 @@ def side_by_side(java, jar, jmh_dir, settings):
     for s in SCENARIOS:
         for op in ("read", "write"):
             specs.append((("scenario", op, s, 1), "scenario:%s:%s:jackson" % (op, s), "scenario"))
-    report.progress("databind: side by side, %d comparisons (Users: %s rounds of %s ms slices; scenarios: %s of %s ms)"
-                    % (len(specs), settings["users"][2], settings["users"][0], settings["scenario"][2],
-                       settings["scenario"][0]))
-    out = {}
-    for key, spec, what in specs:
-        path = os.path.join(jmh_dir, "databind-paired-%s.json" % "-".join(str(k) for k in key))
-        slice_ms, warmup, rounds = settings[what]
+    report.progress("databind: side by side, %d comparisons (Users: %s rounds of %s ms slices in each of %d JVMs; "
+                    "scenarios: %s of %s ms in %d)" % (len(specs), settings["users"][2], settings["users"][0],
+                                                       settings["users"][3], settings["scenario"][2],
+                                                       settings["scenario"][0], settings["scenario"][3]))
+
+    def paired_ratio(*args):
         proc = subprocess.Popen([java, *jvm_suite.JVM_OPTIONS, "-cp", jar, "io.simdbridge.bench.databind.PairedRatio",
-                                 path, slice_ms, warmup, rounds, spec], stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True)
+                                 *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         for line in proc.stdout:
             if not line.startswith("WARNING"):
                 report.progress("databind: " + line.rstrip())
         if proc.wait():
-            raise SystemExit("PairedRatio %s failed" % spec)
+            raise SystemExit("PairedRatio %s failed" % " ".join(args))
+
+    out = {}
+    for key, spec, what in specs:
+        path = os.path.join(jmh_dir, "databind-paired-%s.json" % "-".join(str(k) for k in key))
+        slice_ms, warmup, rounds, forks = settings[what]
+        fork_paths = ["%s.fork%d.json" % (path[:-len(".json")], k + 1) for k in range(forks)]
+        for fork_path in fork_paths:
+            paired_ratio(fork_path, slice_ms, warmup, rounds, spec)
+        paired_ratio("merge", path, *fork_paths)
         with open(path) as f:
             doc = json.load(f)
         (c,) = doc["comparisons"]
@@ -296,8 +308,10 @@ def summarize(runs, scenarios, virtual, paired, heaps, settings):
     return {"settings": settings, "users": users, "stages_ns_per_document": stages, "scenarios": six,
             "virtual_thread_per_read_1kb": per_thread, "smallest_heap_1000kb": heaps,
             "targets": targets,
-            "method": "targets judged side by side (PairedRatio: a JVM per comparison, turns of 50 to 200 ms, "
-                      "median of the per-round ratios, 95%% interval from order statistics; 2 threads: each "
+            "method": "targets judged side by side (PairedRatio: JVMs of their own per comparison, Users in "
+                      "two (three with FULL=1), turns of 50 to 200 ms after a warmup that lasts until the JIT "
+                      "is quiet and the rates steady, median of the per-round ratios pooled over the JVMs, 95%% "
+                      "interval from order statistics; 2 threads: each "
                       "library's slice run by two threads at once), on the bean model (private fields, "
                       "accessors); stages: the native parse into the binding tape timed alone beside the whole "
                       "read, the binding being the difference; allocation: JMH -prof gc, bytes per read, 99.9%% "
@@ -310,8 +324,8 @@ def target_entry(what, peer, comparison, target, strictly=False):
     """A target from a side-by-side comparison: the median of the per-round ratios, which judges."""
     low, high = peer["ci95"]
     return {"what": what, "ratio": peer["median"], "ci95": [low, high], "target": target,
-            "side_by_side": dict(peer, rounds=comparison["rounds"], slice_ms=comparison["slice_ms"],
-                                 ops_per_s=comparison["ops_per_s"]),
+            "side_by_side": dict({k: v for k, v in peer.items() if k != "ratios"}, rounds=comparison["rounds"],
+                                 slice_ms=comparison["slice_ms"], ops_per_s=comparison["ops_per_s"]),
             **report.judge_between(peer["median"], low, high, target, strictly)}
 
 
@@ -321,12 +335,16 @@ def markdown(out):
              "## Targets\n",
              "On the bean model (private fields, getters and setters), judged side by side: simdbridge and "
              "the peer in one JVM, taking turns in short slices, the median of the per-round ratios with its "
-             "95% interval (order statistics; `PairedRatio`). \"fastjson2-features\" is fastjson2 as "
+             "95% interval (order statistics; `PairedRatio`), the Users comparisons run in several JVMs and "
+             "their rounds pooled (each JVM's median after the interval). \"fastjson2-features\" is fastjson2 as "
              "java-json-benchmark configures it (its own reader and writer providers); writes to a stream "
              "go to a ByteArrayOutputStream kept per thread, as that harness writes. Allocation: JMH's "
              "`-prof gc`.\n",
              report.markdown_table(["what", "ratio", "target", ""],
-                                   [[t["what"], "%.2fx (%.2f to %.2f)" % (t["ratio"], t["ci95"][0], t["ci95"][1]),
+                                   [[t["what"], "%.2fx (%.2f to %.2f%s)" % (
+                                       t["ratio"], t["ci95"][0], t["ci95"][1],
+                                       "; JVMs %s" % ", ".join("%.2f" % m for m in t["side_by_side"]["fork_medians"])
+                                       if len(t.get("side_by_side", {}).get("fork_medians", [])) > 1 else ""),
                                      "%.1fx" % t["target"], report.emphasized(t["verdict"])] for t in out["targets"]]),
              "\n## A read's stages (ns per document, 1 thread, medians of the side-by-side slices)\n",
              "The native parse into the binding tape timed alone, beside the whole read; the binding (Strings "

@@ -4,7 +4,7 @@ writes results/ (JSON, markdown tables, PNG charts).
 
     python3 bench/run.py [--full] [--only SUITE ...]
 
-Quick settings by default (the whole run in under 20 minutes on 2 cores); --full for the
+Quick settings by default (the whole run in under 25 minutes on 2 cores); --full for the
 settings of a publishable run. Nothing is measured if the corpus is not the pinned one or if
 any engine's checksum differs from the others' (the fairness contract).
 """

@@ -46,7 +46,7 @@ class PairedRatioTest {
         assertTrue(printed.contains("users write 1 KB, 1 thread, simdbridge / fastjson2: median "), printed);
         assertTrue(printed.contains("users write 1 KB, 1 thread, simdbridge / jackson: median "), printed);
         assertTrue(printed.contains("scenario write escaped-string, 1 thread, simdbridge / jackson: median "), printed);
-        assertTrue(printed.contains("(6 rounds of 1 ms slices)"), printed);
+        assertTrue(printed.contains("(6 rounds of 1 ms slices after "), printed);
         JsonNode doc = new ObjectMapper().readTree(Files.readAllBytes(json));
         assertEquals(6, doc.get("rounds").asInt());
         JsonNode comparisons = doc.get("comparisons");
@@ -83,6 +83,59 @@ class PairedRatioTest {
         assertEquals(1, read.get("threads").asInt());
         assertEquals(2, comparisons.get(1).get("threads").asInt());
         assertEquals("write-stream", comparisons.get(1).get("op").asText());
+    }
+
+    @Test
+    void warmsUpAtLeastAsAskedAndRecordsEachRound(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("paired.json");
+        run(json.toString(), "1", "3", "5", "users:read:1:jackson");
+        JsonNode c = new ObjectMapper().readTree(Files.readAllBytes(json)).get("comparisons").get(0);
+        int warmed = c.get("warmup_rounds").asInt();
+        assertTrue(warmed >= 3 && warmed <= 3 + PairedRatio.MAX_EXTRA_WARMUP, "warmup rounds " + warmed);
+        assertTrue(c.get("jit_ms_while_measured").asLong() >= 0);
+        assertEquals(5, c.get("rates").get("simdbridge").size());
+        assertEquals(5, c.get("rates").get("jackson").size());
+        JsonNode ratios = c.get("peers").get("jackson").get("ratios");
+        assertEquals(5, ratios.size());
+        for (int r = 0; r < 5; r++) { // each round's ratio is that round's two rates
+            assertEquals(c.get("rates").get("simdbridge").get(r).asDouble() / c.get("rates").get("jackson").get(r).asDouble(),
+                    ratios.get(r).asDouble(), 1e-9);
+        }
+    }
+
+    @Test
+    void mergesForksByPoolingTheirRounds(@TempDir Path dir) throws Exception {
+        Path a = dir.resolve("a.json"), b = dir.resolve("b.json"), merged = dir.resolve("merged.json");
+        run(a.toString(), "1", "1", "4", "users:read:1:jackson");
+        run(b.toString(), "1", "1", "5", "users:read:1:jackson");
+        String printed = run("merge", merged.toString(), a.toString(), b.toString());
+        assertTrue(printed.startsWith("users read 1 KB, 1 thread, simdbridge / jackson over 2 JVMs: median "), printed);
+        ObjectMapper json = new ObjectMapper();
+        JsonNode ca = json.readTree(Files.readAllBytes(a)).get("comparisons").get(0);
+        JsonNode cb = json.readTree(Files.readAllBytes(b)).get("comparisons").get(0);
+        JsonNode doc = json.readTree(Files.readAllBytes(merged));
+        assertEquals(9, doc.get("rounds").asInt());
+        assertEquals(2, doc.get("forks").asInt());
+        JsonNode c = doc.get("comparisons").get(0);
+        assertEquals(9, c.get("pairs").asInt());
+        JsonNode peer = c.get("peers").get("jackson");
+        double[] pooled = new double[9];
+        for (int r = 0; r < 9; r++) {
+            JsonNode from = r < 4 ? ca : cb;
+            pooled[r] = from.get("peers").get("jackson").get("ratios").get(r < 4 ? r : r - 4).asDouble();
+            assertEquals(pooled[r], peer.get("ratios").get(r).asDouble(), 1e-12);
+        }
+        java.util.Arrays.sort(pooled);
+        assertEquals(pooled[4], peer.get("median").asDouble(), 1e-12); // the 5th of 9
+        assertEquals(pooled[1], peer.get("ci95").get(0).asDouble(), 1e-12); // ranks 2 and 8 for n = 9
+        assertEquals(pooled[7], peer.get("ci95").get(1).asDouble(), 1e-12);
+        assertEquals(ca.get("peers").get("jackson").get("median").asDouble(), peer.get("fork_medians").get(0).asDouble(), 1e-12);
+        assertEquals(cb.get("peers").get("jackson").get("median").asDouble(), peer.get("fork_medians").get(1).asDouble(), 1e-12);
+        assertEquals(9, c.get("rates").get("simdbridge").size());
+        // Forks that ran something else are not pooled.
+        Path other = dir.resolve("other.json");
+        run(other.toString(), "1", "1", "4", "users:write:1:jackson");
+        assertThrows(IllegalArgumentException.class, () -> run("merge", dir.resolve("x.json").toString(), a.toString(), other.toString()));
     }
 
     @Test

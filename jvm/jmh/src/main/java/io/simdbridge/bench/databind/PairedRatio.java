@@ -2,6 +2,8 @@
 package io.simdbridge.bench.databind;
 
 import java.io.File;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -34,7 +36,9 @@ import java.util.Map;
  * (every library's slice run by n threads together, their rates added);
  * {@code scenario:read|write:<scenario>:jackson} on one of the six scenarios. Each prints one
  * line per peer and is written to the JSON as {@code {what, op, subject, threads, pairs,
- * ops_per_s: {library: median}, peers: {peer: {median, ci95: [lo, hi], iqr: [q1, q3]}}}}.
+ * warmup_rounds, jit_ms_while_measured, ops_per_s: {library: median}, rates: {library: [per
+ * round]}, peers: {peer: {median, ci95: [lo, hi], iqr: [q1, q3], ratios: [per round]}}}}.
+ * {@code PairedRatio merge out.json in.json...} pools the runs of several JVMs (see merge).
  */
 public final class PairedRatio {
     private PairedRatio() {}
@@ -48,6 +52,10 @@ public final class PairedRatio {
     record Comparison(String what, String op, String subject, int threads, Map<String, Op> libraries) {}
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("merge")) {
+            merge(args);
+            return;
+        }
         if (args.length < 5) {
             throw new IllegalArgumentException("usage: PairedRatio <out.json|-> <slice ms> <warmup rounds> <rounds> <comparison>...");
         }
@@ -73,6 +81,91 @@ public final class PairedRatio {
             doc.put("comparisons", out);
             Libraries.JACKSON.writerWithDefaultPrettyPrinter().writeValue(new File(args[0]), doc);
         }
+    }
+
+    /**
+     * {@code merge <out.json> <in.json>...}: the same comparisons run in several JVMs (forks),
+     * their rounds pooled as if one run had made them all, each peer's median and interval taken
+     * over the pooled ratios (and each fork's median kept beside them). A JVM can run one library
+     * slower than the others for its whole life (on two threads here, fastjson2's readers in some
+     * JVMs and simdbridge's in others, at 0.7x of their speed in the rest): one JVM's rounds
+     * cannot show that, and its interval would leave it out.
+     */
+    @SuppressWarnings("unchecked")
+    static void merge(String[] args) throws Exception {
+        if (args.length < 3) {
+            throw new IllegalArgumentException("usage: PairedRatio merge <out.json> <in.json>...");
+        }
+        List<Map<String, Object>> forks = new ArrayList<>();
+        for (int i = 2; i < args.length; i++) {
+            forks.add(Libraries.JACKSON.readValue(new File(args[i]), Map.class));
+        }
+        List<Map<String, Object>> first = (List<Map<String, Object>>) forks.get(0).get("comparisons");
+        List<Map<String, Object>> merged = new ArrayList<>();
+        for (int j = 0; j < first.size(); j++) {
+            Map<String, Object> c = first.get(j);
+            List<Map<String, Object>> runs = new ArrayList<>();
+            for (Map<String, Object> f : forks) {
+                Map<String, Object> run = ((List<Map<String, Object>>) f.get("comparisons")).get(j);
+                for (String key : List.of("what", "op", "subject", "threads")) {
+                    if (!run.get(key).equals(c.get(key))) {
+                        throw new IllegalArgumentException("the forks ran different comparisons: " + run.get(key) + ", " + c.get(key));
+                    }
+                }
+                runs.add(run);
+            }
+            Map<String, Object> result = new LinkedHashMap<>();
+            for (String key : List.of("what", "op", "subject", "threads")) {
+                result.put(key, c.get(key));
+            }
+            result.put("forks", runs.size());
+            result.put("pairs", runs.stream().mapToInt(r -> ((Number) r.get("pairs")).intValue()).sum());
+            result.put("warmup_rounds", runs.stream().map(r -> r.get("warmup_rounds")).toList());
+            result.put("jit_ms_while_measured", runs.stream().map(r -> r.get("jit_ms_while_measured")).toList());
+            Map<String, Object> medians = new LinkedHashMap<>();
+            Map<String, Object> rates = new LinkedHashMap<>();
+            for (String library : ((Map<String, Object>) c.get("rates")).keySet()) {
+                double[] pooled = pool(runs, r -> ((Map<String, Object>) r.get("rates")).get(library));
+                medians.put(library, median(pooled));
+                rates.put(library, pooled);
+            }
+            result.put("ops_per_s", medians);
+            result.put("rates", rates);
+            Map<String, Object> peers = new LinkedHashMap<>();
+            for (String peer : ((Map<String, Object>) c.get("peers")).keySet()) {
+                java.util.function.Function<Map<String, Object>, Object> of =
+                        r -> ((Map<String, Object>) ((Map<String, Object>) r.get("peers")).get(peer)).get("ratios");
+                double[] pooled = pool(runs, of);
+                Map<String, Object> s = summary(pooled);
+                s.put("fork_medians", runs.stream().map(r -> median(pool(List.of(r), of))).toList());
+                s.put("ratios", pooled);
+                peers.put(peer, s);
+                double[] ci = (double[]) s.get("ci95");
+                int threads = ((Number) c.get("threads")).intValue();
+                System.out.printf("%s %s %s, %d thread%s, simdbridge / %s over %d JVM%s: median %.3f, 95%% interval %.3f .. %.3f; "
+                        + "each JVM's median %s%n", c.get("what"), c.get("op"), c.get("subject"), threads, threads == 1 ? "" : "s",
+                        peer, runs.size(), runs.size() == 1 ? "" : "s", s.get("median"), ci[0], ci[1],
+                        ((List<?>) s.get("fork_medians")).stream().map(m -> String.format("%.3f", m)).toList());
+            }
+            result.put("peers", peers);
+            merged.add(result);
+        }
+        Map<String, Object> doc = new LinkedHashMap<>(forks.get(0));
+        doc.put("rounds", forks.stream().mapToInt(f -> ((Number) f.get("rounds")).intValue()).sum());
+        doc.put("forks", forks.size());
+        doc.put("comparisons", merged);
+        Libraries.JACKSON.writerWithDefaultPrettyPrinter().writeValue(new File(args[1]), doc);
+    }
+
+    /** The values of every run, one after the other. */
+    private static double[] pool(List<Map<String, Object>> runs, java.util.function.Function<Map<String, Object>, Object> values) {
+        List<Double> all = new ArrayList<>();
+        for (Map<String, Object> r : runs) {
+            for (Object v : (List<?>) values.apply(r)) {
+                all.add(((Number) v).doubleValue());
+            }
+        }
+        return all.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     /**
@@ -190,22 +283,56 @@ public final class PairedRatio {
         return all;
     }
 
-    /** Warmup, then the measured rounds: every library one slice per round, the first turn rotating. */
+    /** Warmup rounds past the given ones, at most, while the JIT is still compiling. */
+    public static final int MAX_EXTRA_WARMUP = 40;
+    /** A warmup round is quiet when the JIT compiled for at most this share of its time... */
+    static final double QUIET_JIT_SHARE = 0.02;
+    /** ...and every library ran within this share of its rate in the round before. */
+    static final double STEADY_RATE_SHARE = 0.15;
+
+    /**
+     * Warmup, then the measured rounds: every library one slice per round, the first turn rotating.
+     * The warmup goes on past the rounds asked for until two rounds in a row are quiet (the JIT
+     * compiling for at most 2% of the round, and every library within 15% of its rate the round
+     * before), or for MAX_EXTRA_WARMUP more rounds. In a JVM's first seconds the libraries run at
+     * a fraction of their speed for a few hundred ms at a time, the more so on two threads, where
+     * the compiler has no core of its own: fastjson2's readers on two threads ran at a tenth of
+     * their speed for seconds after a fixed warmup, which gave simdbridge ratios of 2x where the
+     * rest of the run gave 0.8x. The JIT's time while measuring is recorded.
+     */
     static Map<String, Object> measure(Comparison c, long sliceNs, int warmup, int rounds) throws Exception {
         List<String> names = new ArrayList<>(c.libraries().keySet());
         Op[] ops = names.stream().map(c.libraries()::get).toArray(Op[]::new);
         int n = ops.length;
-        for (int r = 0; r < warmup; r++) {
-            for (Op op : ops) {
-                rate(op, sliceNs, c.threads());
-            }
-        }
         double[][] rates = new double[n][rounds];
-        for (int r = 0; r < rounds; r++) {
-            for (int k = 0; k < n; k++) {
-                int i = (r + k) % n;
-                rates[i][r] = rate(ops[i], sliceNs, c.threads());
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        int warmed = 0;
+        long jitWhileMeasured;
+        try (Workers workers = new Workers(c.threads())) {
+            int quiet = 0;
+            long before = jitMillis(jit);
+            double[] last = new double[n];
+            while (warmed < warmup || (quiet < 2 && warmed < warmup + MAX_EXTRA_WARMUP)) {
+                long started = System.nanoTime();
+                boolean steady = warmed > 0;
+                for (int i = 0; i < n; i++) {
+                    double rate = workers.rate(ops[i], sliceNs);
+                    steady &= Math.abs(rate - last[i]) <= STEADY_RATE_SHARE * last[i];
+                    last[i] = rate;
+                }
+                warmed++;
+                long now = jitMillis(jit);
+                boolean compiling = now - before > QUIET_JIT_SHARE * (System.nanoTime() - started) / 1e6;
+                quiet = steady && !compiling ? quiet + 1 : 0;
+                before = now;
             }
+            for (int r = 0; r < rounds; r++) {
+                for (int k = 0; k < n; k++) {
+                    int i = (r + k) % n;
+                    rates[i][r] = workers.rate(ops[i], sliceNs);
+                }
+            }
+            jitWhileMeasured = jitMillis(jit) - before;
         }
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("what", c.what());
@@ -213,11 +340,18 @@ public final class PairedRatio {
         result.put("subject", c.subject());
         result.put("threads", c.threads());
         result.put("pairs", rounds);
+        result.put("warmup_rounds", warmed);
+        result.put("jit_ms_while_measured", jitWhileMeasured);
         Map<String, Object> medians = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             medians.put(names.get(i), median(rates[i].clone()));
         }
         result.put("ops_per_s", medians);
+        Map<String, Object> perRound = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            perRound.put(names.get(i), rates[i]);
+        }
+        result.put("rates", perRound);
         Map<String, Object> peers = new LinkedHashMap<>();
         for (int i = 1; i < n; i++) {
             double[] ratios = new double[rounds];
@@ -225,13 +359,14 @@ public final class PairedRatio {
                 ratios[r] = rates[0][r] / rates[i][r];
             }
             Map<String, Object> s = summary(ratios);
+            s.put("ratios", ratios);
             peers.put(names.get(i), s);
             double[] ci = (double[]) s.get("ci95");
             System.out.printf("%s %s %s, %d thread%s, simdbridge / %s: median %.3f, 95%% interval %.3f .. %.3f (%d rounds of %d ms "
-                            + "slices); median ops/s: simdbridge %.0f, %s %.0f%n", c.what(), c.op(), c.subject(), c.threads(),
-                    c.threads() == 1 ? "" : "s", names.get(i),
-                    s.get("median"), ci[0], ci[1], rounds, sliceNs / 1_000_000, medians.get(names.get(0)), names.get(i),
-                    medians.get(names.get(i)));
+                            + "slices after %d warmup rounds, JIT %d ms while measured); median ops/s: simdbridge %.0f, %s %.0f%n",
+                    c.what(), c.op(), c.subject(), c.threads(), c.threads() == 1 ? "" : "s", names.get(i),
+                    s.get("median"), ci[0], ci[1], rounds, sliceNs / 1_000_000, warmed, jitWhileMeasured,
+                    medians.get(names.get(0)), names.get(i), medians.get(names.get(i)));
         }
         result.put("peers", peers);
         return result;
@@ -279,42 +414,59 @@ public final class PairedRatio {
     private static Object sink;
 
     /**
-     * Operations per second over one slice, on {@code threads} threads at once (their operations
-     * added up): the threads start together and each stops at the slice's end.
+     * The threads a comparison runs on: the calling thread alone, or {@code threads} threads
+     * made once for the whole comparison and kept for every slice of every library, as an
+     * application's pool keeps its threads (new threads for each slice would make every
+     * library's per-thread state again, its parser, buffers and caches, a hundred times a run).
      */
-    private static double rate(Op op, long sliceNs, int threads) throws Exception {
-        if (threads == 1) {
-            return rate(op, sliceNs);
-        }
-        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
-        double[] rates = new double[threads];
-        Exception[] failure = new Exception[1];
-        Thread[] workers = new Thread[threads];
-        for (int t = 0; t < threads; t++) {
-            int me = t;
-            workers[t] = new Thread(() -> {
-                try {
-                    start.await();
-                    rates[me] = rate(op, sliceNs);
-                } catch (Exception e) {
-                    synchronized (failure) {
-                        failure[0] = e;
-                    }
-                }
+    private static final class Workers implements AutoCloseable {
+        private final int threads;
+        private final java.util.concurrent.ExecutorService pool;
+
+        Workers(int threads) {
+            this.threads = threads;
+            this.pool = threads == 1 ? null : java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+                Thread t = new Thread(r, "paired-ratio-worker");
+                t.setDaemon(true);
+                return t;
             });
-            workers[t].start();
         }
-        for (Thread w : workers) {
-            w.join();
+
+        /**
+         * Operations per second over one slice, on all the threads at once (their operations
+         * added up): they start together and each stops at the slice's end. The pool has exactly
+         * as many threads as tasks, and each task waits for the others at the start, so each runs
+         * on a thread of its own.
+         */
+        double rate(Op op, long sliceNs) throws Exception {
+            if (pool == null) {
+                return PairedRatio.rate(op, sliceNs);
+            }
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+            List<java.util.concurrent.Future<Double>> slices = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                slices.add(pool.submit(() -> {
+                    start.await();
+                    return PairedRatio.rate(op, sliceNs);
+                }));
+            }
+            double total = 0;
+            for (java.util.concurrent.Future<Double> f : slices) {
+                try {
+                    total += f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw e.getCause() instanceof Exception x ? x : e;
+                }
+            }
+            return total;
         }
-        if (failure[0] != null) {
-            throw failure[0];
+
+        @Override
+        public void close() {
+            if (pool != null) {
+                pool.shutdownNow();
+            }
         }
-        double total = 0;
-        for (double r : rates) {
-            total += r;
-        }
-        return total;
     }
 
     /** Operations per second over one slice, on this thread. */
@@ -329,6 +481,11 @@ public final class PairedRatio {
             now = System.nanoTime();
         } while (now < end);
         return n * 1e9 / (now - start);
+    }
+
+    /** The JIT's compiling time so far, in ms (0 where the JVM does not keep it: no extra warmup). */
+    private static long jitMillis(CompilationMXBean jit) {
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     private static double quantile(double[] sorted, double q) {
