@@ -283,7 +283,7 @@ public final class PairedRatio {
         return all;
     }
 
-    /** Warmup rounds past the given ones, at most, while the JIT is still compiling. */
+    /** Warmup rounds past the given ones, at most, while the JIT compiles or the rates move. */
     public static final int MAX_EXTRA_WARMUP = 40;
     /** A warmup round is quiet when the JIT compiled for at most this share of its time... */
     static final double QUIET_JIT_SHARE = 0.02;
