@@ -181,10 +181,13 @@ def side_by_side(java, jar, jmh_dir, settings):
     for key, spec, what in specs:
         path = os.path.join(jmh_dir, "databind-paired-%s.json" % "-".join(str(k) for k in key))
         slice_ms, warmup, rounds, forks = settings[what]
-        fork_paths = ["%s.fork%d.json" % (path[:-len(".json")], k + 1) for k in range(forks)]
-        for fork_path in fork_paths:
-            paired_ratio(fork_path, slice_ms, warmup, rounds, spec)
-        paired_ratio("merge", path, *fork_paths)
+        if forks == 1:  # nothing to pool: no JVM started to merge one file
+            paired_ratio(path, slice_ms, warmup, rounds, spec)
+        else:
+            fork_paths = ["%s.fork%d.json" % (path[:-len(".json")], k + 1) for k in range(forks)]
+            for fork_path in fork_paths:
+                paired_ratio(fork_path, slice_ms, warmup, rounds, spec)
+            paired_ratio("merge", path, *fork_paths)
         with open(path) as f:
             doc = json.load(f)
         (c,) = doc["comparisons"]

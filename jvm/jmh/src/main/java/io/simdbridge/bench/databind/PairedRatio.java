@@ -107,7 +107,7 @@ public final class PairedRatio {
             List<Map<String, Object>> runs = new ArrayList<>();
             for (Map<String, Object> f : forks) {
                 Map<String, Object> run = ((List<Map<String, Object>>) f.get("comparisons")).get(j);
-                for (String key : List.of("what", "op", "subject", "threads")) {
+                for (String key : IDENTITY) {
                     if (!run.get(key).equals(c.get(key))) {
                         throw new IllegalArgumentException("the forks ran different comparisons: " + run.get(key) + ", " + c.get(key));
                     }
@@ -115,7 +115,7 @@ public final class PairedRatio {
                 runs.add(run);
             }
             Map<String, Object> result = new LinkedHashMap<>();
-            for (String key : List.of("what", "op", "subject", "threads")) {
+            for (String key : IDENTITY) {
                 result.put(key, c.get(key));
             }
             result.put("forks", runs.size());
@@ -133,18 +133,17 @@ public final class PairedRatio {
             result.put("rates", rates);
             Map<String, Object> peers = new LinkedHashMap<>();
             for (String peer : ((Map<String, Object>) c.get("peers")).keySet()) {
-                java.util.function.Function<Map<String, Object>, Object> of =
-                        r -> ((Map<String, Object>) ((Map<String, Object>) r.get("peers")).get(peer)).get("ratios");
-                double[] pooled = pool(runs, of);
+                java.util.function.Function<Map<String, Object>, Map<String, Object>> of =
+                        r -> (Map<String, Object>) ((Map<String, Object>) r.get("peers")).get(peer);
+                double[] pooled = pool(runs, r -> of.apply(r).get("ratios"));
                 Map<String, Object> s = summary(pooled);
-                s.put("fork_medians", runs.stream().map(r -> median(pool(List.of(r), of))).toList());
+                s.put("fork_medians", runs.stream().map(r -> ((Number) of.apply(r).get("median")).doubleValue()).toList());
                 s.put("ratios", pooled);
                 peers.put(peer, s);
                 double[] ci = (double[]) s.get("ci95");
-                int threads = ((Number) c.get("threads")).intValue();
-                System.out.printf("%s %s %s, %d thread%s, simdbridge / %s over %d JVM%s: median %.3f, 95%% interval %.3f .. %.3f; "
-                        + "each JVM's median %s%n", c.get("what"), c.get("op"), c.get("subject"), threads, threads == 1 ? "" : "s",
-                        peer, runs.size(), runs.size() == 1 ? "" : "s", s.get("median"), ci[0], ci[1],
+                System.out.printf("%s over %d JVM%s: median %.3f, 95%% interval %.3f .. %.3f; each JVM's median %s%n",
+                        heading(c.get("what"), c.get("op"), c.get("subject"), ((Number) c.get("threads")).intValue(), peer),
+                        runs.size(), runs.size() == 1 ? "" : "s", s.get("median"), ci[0], ci[1],
                         ((List<?>) s.get("fork_medians")).stream().map(m -> String.format("%.3f", m)).toList());
             }
             result.put("peers", peers);
@@ -155,6 +154,14 @@ public final class PairedRatio {
         doc.put("forks", forks.size());
         doc.put("comparisons", merged);
         Libraries.JACKSON.writerWithDefaultPrettyPrinter().writeValue(new File(args[1]), doc);
+    }
+
+    /** What names a comparison in the JSON: runs of it in several JVMs agree on these. */
+    private static final List<String> IDENTITY = List.of("what", "op", "subject", "threads");
+
+    /** How a printed result starts: "users read 1 KB, 2 threads, simdbridge / jackson". */
+    private static String heading(Object what, Object op, Object subject, int threads, String peer) {
+        return String.format("%s %s %s, %d thread%s, simdbridge / %s", what, op, subject, threads, threads == 1 ? "" : "s", peer);
     }
 
     /** The values of every run, one after the other. */
@@ -362,9 +369,9 @@ public final class PairedRatio {
             s.put("ratios", ratios);
             peers.put(names.get(i), s);
             double[] ci = (double[]) s.get("ci95");
-            System.out.printf("%s %s %s, %d thread%s, simdbridge / %s: median %.3f, 95%% interval %.3f .. %.3f (%d rounds of %d ms "
+            System.out.printf("%s: median %.3f, 95%% interval %.3f .. %.3f (%d rounds of %d ms "
                             + "slices after %d warmup rounds, JIT %d ms while measured); median ops/s: simdbridge %.0f, %s %.0f%n",
-                    c.what(), c.op(), c.subject(), c.threads(), c.threads() == 1 ? "" : "s", names.get(i),
+                    heading(c.what(), c.op(), c.subject(), c.threads(), names.get(i)),
                     s.get("median"), ci[0], ci[1], rounds, sliceNs / 1_000_000, warmed, jitWhileMeasured,
                     medians.get(names.get(0)), names.get(i), medians.get(names.get(i)));
         }
