@@ -68,6 +68,9 @@ TARGET_OPS = [("read", 1), ("read", 2), ("write", 1), ("write-stream", 1), ("wri
 # The first stage of a read alone (PairedRatio's simdbridge-tape): each read comparison on one
 # thread times it beside the whole read, for the time per stage.
 TAPE = "simdbridge-tape"
+# The same comparisons time the document's string values made into Strings alone (PairedRatio's
+# jdk-strings): the part of a read every binder on the JDK's public API pays.
+STRINGS = "jdk-strings"
 # simdbridge on the same JSON through the public-field model: the bean path is judged against it.
 FIELDS = "simdbridge-fields"
 
@@ -157,7 +160,7 @@ def side_by_side(java, jar, jmh_dir, settings):
     specs = []
     for payload in TARGET_PAYLOADS:
         for op, threads in TARGET_OPS:
-            peers = PEERS + ([TAPE] if (op, threads) == ("read", 1) else []) + ([FIELDS] if threads == 1 else [])
+            peers = PEERS + ([TAPE, STRINGS] if (op, threads) == ("read", 1) else []) + ([FIELDS] if threads == 1 else [])
             specs.append((("beans", op, payload, threads),
                           "beans:%s:%s:%s:%dt" % (op, payload, ",".join(peers), threads), "users"))
     for s in SCENARIOS:
@@ -264,6 +267,7 @@ def summarize(runs, scenarios, virtual, paired, heaps, settings):
                 tape, whole = 1e9 / ops[TAPE], 1e9 / ops["simdbridge"]
                 stages[describe(payload)] = {
                     "native_parse_ns": tape, "binding_ns": whole - tape, "simdbridge_read_ns": whole,
+                    "strings_alone_ns": 1e9 / ops[STRINGS],
                     **{"%s_read_ns" % peer: 1e9 / ops[peer] for peer in PEERS}}
     # Allocation per read (bean model, 1 thread, JMH -prof gc): the peer's bytes over ours, at least 1.
     reads = users_entries(runs[("beans", "read", 1)])
@@ -317,10 +321,10 @@ def summarize(runs, scenarios, virtual, paired, heaps, settings):
                       "interval from order statistics; 2 threads: each "
                       "library's slice run by two threads at once), on the bean model (private fields, "
                       "accessors); stages: the native parse into the binding tape timed alone beside the whole "
-                      "read, the binding being the difference; allocation: JMH -prof gc, bytes per read, 99.9%% "
-                      "intervals; tables: JMH throughput, one library per fork, 99.9%% intervals; the default heap "
-                      "for every run; smallest heap: the least -Xmx (of %s MB) at which 20 reads (and writes) of "
-                      "the 1000 KB payload succeed" % HEAPS_MB}
+                      "read, the binding being the difference, and the Strings alone beside them; allocation: "
+                      "JMH -prof gc, bytes per read, 99.9%% intervals; tables: JMH throughput, one library per "
+                      "fork, 99.9%% intervals; the default heap for every run; smallest heap: the least -Xmx "
+                      "(of %s MB) at which 20 reads (and writes) of the 1000 KB payload succeed" % HEAPS_MB}
 
 
 def target_entry(what, peer, comparison, target, strictly=False):
@@ -351,10 +355,14 @@ def markdown(out):
                                      "%.1fx" % t["target"], report.emphasized(t["verdict"])] for t in out["targets"]]),
              "\n## A read's stages (ns per document, 1 thread, medians of the side-by-side slices)\n",
              "The native parse into the binding tape timed alone, beside the whole read; the binding (Strings "
-             "and objects built in Java from the tape) is the difference.\n",
-             report.markdown_table(["payload", "native parse", "binding", "simdbridge read"] + ["%s read" % p for p in PEERS],
+             "and objects built in Java from the tape) is the difference. Strings alone: the document's string "
+             "values made into Strings with the JDK's one-copy constructor and nothing else, which every binder "
+             "on the JDK's public API pays (fastjson2 included): what is left of a read to win is the rest.\n",
+             report.markdown_table(["payload", "native parse", "binding", "simdbridge read", "Strings alone"]
+                                   + ["%s read" % p for p in PEERS],
                                    [[k, "%.0f" % v["native_parse_ns"], "%.0f" % v["binding_ns"],
-                                     "%.0f" % v["simdbridge_read_ns"]] + ["%.0f" % v["%s_read_ns" % p] for p in PEERS]
+                                     "%.0f" % v["simdbridge_read_ns"], "%.0f" % v["strings_alone_ns"]]
+                                    + ["%.0f" % v["%s_read_ns" % p] for p in PEERS]
                                     for k, v in out["stages_ns_per_document"].items()])]
     for model_payload, ops in sorted(out["users"].items()):
         for op, by_threads in sorted(ops.items()):

@@ -70,19 +70,36 @@ class PairedRatioTest {
     @Test
     void beansStreamsThreadsAndTheNativeStage(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("paired.json");
-        String printed = run(json.toString(), "1", "1", "4", "beans:read:jjb1:fastjson2-features,simdbridge-tape,simdbridge-fields",
-                "beans:write-stream:1:fastjson2:2t");
+        String printed = run(json.toString(), "1", "1", "4",
+                "beans:read:jjb1:fastjson2-features,simdbridge-tape,jdk-strings,simdbridge-fields", "beans:write-stream:1:fastjson2:2t");
         assertTrue(printed.startsWith("beans read jjb 1 KB, 1 thread, simdbridge / fastjson2-features: median "), printed);
         assertTrue(printed.contains("beans read jjb 1 KB, 1 thread, simdbridge / simdbridge-tape: median "), printed);
+        assertTrue(printed.contains("beans read jjb 1 KB, 1 thread, simdbridge / jdk-strings: median "), printed);
         assertTrue(printed.contains("beans read jjb 1 KB, 1 thread, simdbridge / simdbridge-fields: median "), printed);
         assertTrue(printed.contains("beans write-stream 1 KB, 2 threads, simdbridge / fastjson2: median "), printed);
         JsonNode comparisons = new ObjectMapper().readTree(Files.readAllBytes(json)).get("comparisons");
         JsonNode read = comparisons.get(0);
         // The native parse alone does less than the whole read: it is the faster of the two.
         assertTrue(read.get("ops_per_s").get("simdbridge-tape").asDouble() > read.get("ops_per_s").get("simdbridge").asDouble());
+        assertTrue(read.get("ops_per_s").get("jdk-strings").asDouble() > 0);
         assertEquals(1, read.get("threads").asInt());
         assertEquals(2, comparisons.get(1).get("threads").asInt());
         assertEquals("write-stream", comparisons.get(1).get("op").asText());
+    }
+
+    @Test
+    void theStringsAloneAreTheDocumentsStringValues() throws Exception {
+        Method stringsOnly = PairedRatio.class.getDeclaredMethod("stringsOnly", byte[].class);
+        stringsOnly.setAccessible(true);
+        byte[] json = "{\"a\":\"x\",\"k\":[\"\\u00e9t\\u00e9\",\"y\\n\",\"\"],\"n\":1,\"o\":{\"s\":\"\u20ac\"}}"
+                .getBytes(StandardCharsets.UTF_8);
+        Object reader = stringsOnly.invoke(null, (Object) json);
+        Method read = Class.forName("io.simdbridge.bench.databind.Libraries$Reader").getMethod("read", byte[].class);
+        read.setAccessible(true);
+        Object made = read.invoke(reader, (Object) json);
+        assertArrayEquals(new String[] {"x", "\u00e9t\u00e9", "y\n", "", "\u20ac"}, (String[]) made);
+        // Made anew on every call, as a read makes them.
+        assertTrue(((String[]) made)[0] != ((String[]) read.invoke(reader, (Object) json))[0]);
     }
 
     @Test

@@ -187,6 +187,46 @@ public final class PairedRatio {
      */
     static final String FIELDS = "simdbridge-fields";
 
+    /**
+     * Not a library: the document's string values made into Strings and nothing else (no
+     * parsing, no objects but an array to hold them), each with the JDK's one-copy constructor
+     * from its bytes. Every binder on the JDK's public API pays this much of a read (fastjson2
+     * copies each string's bytes once too), so that the suite can say how much of a read is left
+     * to win.
+     */
+    static final String STRINGS = "jdk-strings";
+
+    @SuppressWarnings("deprecation") // String(byte[], int hibyte, int, int): the one-copy constructor for ASCII
+    private static Libraries.Reader stringsOnly(byte[] json) throws java.io.IOException {
+        // Each string value's UTF-8, unescaped, back to back (found with Jackson's streaming parser).
+        java.io.ByteArrayOutputStream pool = new java.io.ByteArrayOutputStream();
+        List<int[]> spans = new ArrayList<>(); // offset, length, 1 where ASCII
+        try (com.fasterxml.jackson.core.JsonParser parser = Libraries.JACKSON.getFactory().createParser(json)) {
+            for (com.fasterxml.jackson.core.JsonToken t; (t = parser.nextToken()) != null; ) {
+                if (t == com.fasterxml.jackson.core.JsonToken.VALUE_STRING) {
+                    byte[] b = parser.getText().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    boolean ascii = true;
+                    for (byte x : b) {
+                        ascii &= x >= 0;
+                    }
+                    spans.add(new int[] {pool.size(), b.length, ascii ? 1 : 0});
+                    pool.write(b);
+                }
+            }
+        }
+        byte[] bytes = pool.toByteArray();
+        int[][] all = spans.toArray(new int[0][]);
+        return ignored -> {
+            String[] made = new String[all.length];
+            for (int i = 0; i < all.length; i++) {
+                int[] span = all[i];
+                made[i] = span[2] == 1 ? new String(bytes, 0, span[0], span[1])
+                        : new String(bytes, span[0], span[1], java.nio.charset.StandardCharsets.UTF_8);
+            }
+            return made;
+        };
+    }
+
     private static Libraries.Reader tapeOnly(byte[] json, Class<?> type) {
         ThreadLocal<Object[]> arrays = ThreadLocal.withInitial(
                 () -> new Object[] {io.simdbridge.NativeParser.forCurrentThread(), new long[2 * json.length + 64], new byte[json.length + 64]});
@@ -236,7 +276,8 @@ public final class PairedRatio {
             for (String library : libraries("simdbridge", p[3])) {
                 switch (op) {
                     case "read" -> {
-                        Libraries.Reader r = library.equals(BINDING_TAPE) ? tapeOnly(json, users.getClass()) : readers.get(library);
+                        Libraries.Reader r = library.equals(BINDING_TAPE) ? tapeOnly(json, users.getClass())
+                                : library.equals(STRINGS) ? stringsOnly(json) : readers.get(library);
                         if (r == null) {
                             throw new IllegalArgumentException("no reader " + library);
                         }
