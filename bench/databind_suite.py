@@ -46,15 +46,17 @@ PAYLOADS = ["users", "jjb"]
 # (below), which a drifting machine moves less than it moves a fork.
 QUICK = ["-f", "1", "-wi", "3", "-w", "300ms", "-i", "5", "-r", "250ms"]
 FULL = ["-f", "3", "-wi", "5", "-w", "1s", "-i", "10", "-r", "1s"]
-# Side by side (PairedRatio): slice in ms, warmup rounds (at least: it warms up until the JIT is
-# quiet and the rates steady), measured rounds per JVM, JVMs; Users, then the scenarios. Each
+# Side by side (PairedRatio): slice in ms, warmup rounds (n+m: at least n, then until the JIT is
+# quiet and the rates steady, at most m more: in the quick run 20, which keeps a noisy machine's
+# run within its time; a comparison records whether it got steady), measured rounds per JVM,
+# JVMs; Users, then the scenarios. Each
 # library warms up for 600 to 800 ms at least in the quick run (JMH's quick forks: 900 ms): with
 # 200 ms, Jackson's dates read was still being compiled for half the rounds (21.8x, 95%: 7.7 to
 # 31.7). Users run in two JVMs (three in the full run), their rounds pooled: one JVM can run a
 # library at 0.7x of its speed in the others for its whole life (on two threads, fastjson2's
 # reader in some JVMs, simdbridge's in others), which one JVM's interval cannot show.
-PAIRED_QUICK = {"users": ("100", "6", "8", 2), "scenario": ("50", "12", "16", 1)}
-PAIRED_FULL = {"users": ("200", "10", "20", 3), "scenario": ("100", "10", "40", 1)}
+PAIRED_QUICK = {"users": ("100", "6+20", "8", 2), "scenario": ("50", "12+20", "16", 1)}
+PAIRED_FULL = {"users": ("200", "10+40", "20", 3), "scenario": ("100", "10+40", "40", 1)}
 SCENARIOS = ["simple", "nested", "dates", "list-of-100", "map-of-mixed", "escaped-string"]
 HEAPS_MB = [8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048]
 PEERS = ["fastjson2", "fastjson2-features"]
@@ -312,12 +314,17 @@ def summarize(runs, scenarios, virtual, paired, heaps, settings):
             r, ci = report.quotient(per_thread["simdbridge"]["reads_per_s"], per_thread["simdbridge"]["ci999"],
                                     v["reads_per_s"], v["ci999"])
             v["simdbridge_over"] = {"ratio": r, "ci999": ci}
+    # The JVMs whose warmup reached its most rounds before the JIT was quiet and the rates steady.
+    unsteady = sorted(c["what"] for c in paired.values()
+                      for steady in (c["steady"] if isinstance(c["steady"], list) else [c["steady"]]) if not steady)
     return {"settings": settings, "users": users, "stages_ns_per_document": stages, "scenarios": six,
             "virtual_thread_per_read_1kb": per_thread, "smallest_heap_1000kb": heaps,
-            "targets": targets,
+            "targets": targets, "unsteady_warmups": unsteady,
+            "side_by_side_jvms": sum(len(c["steady"]) if isinstance(c["steady"], list) else 1 for c in paired.values()),
             "method": "targets judged side by side (PairedRatio: JVMs of their own per comparison, Users in "
                       "two (three with FULL=1), turns of 50 to 200 ms after a warmup that lasts until the JIT "
-                      "is quiet and the rates steady, median of the per-round ratios pooled over the JVMs, 95%% "
+                      "is quiet and the rates steady (at most 20 rounds past the first in the quick run, 40 "
+                      "with FULL=1), median of the per-round ratios pooled over the JVMs, 95%% "
                       "interval from order statistics; 2 threads: each "
                       "library's slice run by two threads at once), on the bean model (private fields, "
                       "accessors); stages: the native parse into the binding tape timed alone beside the whole "
@@ -353,6 +360,9 @@ def markdown(out):
                                        "; JVMs %s" % ", ".join("%.2f" % m for m in t["side_by_side"]["fork_medians"])
                                        if len(t.get("side_by_side", {}).get("fork_medians", [])) > 1 else ""),
                                      "%.1fx" % t["target"], report.emphasized(t["verdict"])] for t in out["targets"]]),
+             "Warmups that reached their most rounds before the JIT was quiet and the rates steady: %d of %d "
+             "JVMs%s.\n" % (len(out["unsteady_warmups"]), out["side_by_side_jvms"],
+                            " (%s)" % "; ".join(out["unsteady_warmups"]) if out["unsteady_warmups"] else ""),
              "\n## A read's stages (ns per document, 1 thread, medians of the side-by-side slices)\n",
              "The native parse into the binding tape timed alone, beside the whole read; the binding (Strings "
              "and objects built in Java from the tape) is the difference. Strings alone: the document's string "

@@ -109,6 +109,8 @@ class PairedRatioTest {
         JsonNode c = new ObjectMapper().readTree(Files.readAllBytes(json)).get("comparisons").get(0);
         int warmed = c.get("warmup_rounds").asInt();
         assertTrue(warmed >= 3 && warmed <= 3 + PairedRatio.MAX_EXTRA_WARMUP, "warmup rounds " + warmed);
+        // Not steady only where it took the most it could.
+        assertTrue(c.get("steady").asBoolean() || warmed == 3 + PairedRatio.MAX_EXTRA_WARMUP, "warmup rounds " + warmed);
         assertTrue(c.get("jit_ms_while_measured").asLong() >= 0);
         assertEquals(5, c.get("rates").get("simdbridge").size());
         assertEquals(5, c.get("rates").get("jackson").size());
@@ -118,6 +120,23 @@ class PairedRatioTest {
             assertEquals(c.get("rates").get("simdbridge").get(r).asDouble() / c.get("rates").get("jackson").get(r).asDouble(),
                     ratios.get(r).asDouble(), 1e-9);
         }
+    }
+
+    @Test
+    void aWarmupOfNPlusMTakesAtMostMMoreRounds(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("paired.json");
+        run(json.toString(), "1", "2+0", "2", "users:read:1:jackson", "users:write:1:jackson");
+        JsonNode doc = new ObjectMapper().readTree(Files.readAllBytes(json));
+        assertEquals(0, doc.get("most_extra_warmup_rounds").asInt());
+        for (JsonNode c : doc.get("comparisons")) {
+            assertEquals(2, c.get("warmup_rounds").asInt()); // no more than asked, steady or not
+        }
+        run(json.toString(), "1", "1+3", "2", "users:read:1:jackson");
+        int warmed = new ObjectMapper().readTree(Files.readAllBytes(json)).get("comparisons").get(0).get("warmup_rounds").asInt();
+        assertTrue(warmed >= 1 && warmed <= 4, "warmup rounds " + warmed);
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "2+", "2", "users:read:1:jackson"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "2+-1", "2", "users:read:1:jackson"));
+        assertThrows(IllegalArgumentException.class, () -> run("-", "1", "2+1+1", "2", "users:read:1:jackson"));
     }
 
     @Test

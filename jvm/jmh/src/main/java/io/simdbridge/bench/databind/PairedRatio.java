@@ -27,8 +27,8 @@ import java.util.Map;
  *     beans:read:1:fastjson2-features beans:write:jjb100:fastjson2,fastjson2-features:2t \
  *     scenario:read:simple:jackson</pre>
  *
- * Arguments: where to write the JSON ({@code -} for none), the slice in ms, the warmup rounds,
- * the measured rounds, then the comparisons: {@code users:read|write|write-stream:<kb>:<peers>}
+ * Arguments: where to write the JSON ({@code -} for none), the slice in ms, the warmup rounds
+ * (at least; {@code n+m}: at most m more, see measure), the measured rounds, then the comparisons: {@code users:read|write|write-stream:<kb>:<peers>}
  * on the Users payload in the public-field model, {@code beans:...} the same in the bean model
  * (write-stream: to a ByteArrayOutputStream kept per thread, as java-json-benchmark writes;
  * {@code jjb1}, {@code jjb100} in place of the size: the payload shaped as java-json-benchmark
@@ -36,7 +36,7 @@ import java.util.Map;
  * (every library's slice run by n threads together, their rates added);
  * {@code scenario:read|write:<scenario>:jackson} on one of the six scenarios. Each prints one
  * line per peer and is written to the JSON as {@code {what, op, subject, threads, pairs,
- * warmup_rounds, jit_ms_while_measured, ops_per_s: {library: median}, rates: {library: [per
+ * warmup_rounds, steady, jit_ms_while_measured, ops_per_s: {library: median}, rates: {library: [per
  * round]}, peers: {peer: {median, ci95: [lo, hi], iqr: [q1, q3], ratios: [per round]}}}}.
  * {@code PairedRatio merge out.json in.json...} pools the runs of several JVMs (see merge).
  */
@@ -57,13 +57,16 @@ public final class PairedRatio {
             return;
         }
         if (args.length < 5) {
-            throw new IllegalArgumentException("usage: PairedRatio <out.json|-> <slice ms> <warmup rounds> <rounds> <comparison>...");
+            throw new IllegalArgumentException(
+                    "usage: PairedRatio <out.json|-> <slice ms> <warmup rounds[+most extra]> <rounds> <comparison>...");
         }
         long sliceNs = Long.parseLong(args[1]) * 1_000_000L;
-        int warmup = Integer.parseInt(args[2]);
+        String[] w = args[2].split("\\+", -1);
+        int warmup = Integer.parseInt(w[0]);
+        int extra = w.length > 1 ? Integer.parseInt(w[1]) : MAX_EXTRA_WARMUP;
         int rounds = Integer.parseInt(args[3]);
-        if (sliceNs <= 0 || warmup < 0 || rounds < 1) {
-            throw new IllegalArgumentException("a slice of at least 1 ms and at least one round");
+        if (sliceNs <= 0 || warmup < 0 || extra < 0 || w.length > 2 || rounds < 1) {
+            throw new IllegalArgumentException("a slice of at least 1 ms, a warmup of n or n+m rounds, and at least one round");
         }
         List<Comparison> comparisons = new ArrayList<>();
         for (int i = 4; i < args.length; i++) {
@@ -71,12 +74,13 @@ public final class PairedRatio {
         }
         List<Map<String, Object>> out = new ArrayList<>();
         for (Comparison c : comparisons) {
-            out.add(measure(c, sliceNs, warmup, rounds));
+            out.add(measure(c, sliceNs, warmup, extra, rounds));
         }
         if (!args[0].equals("-")) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("slice_ms", sliceNs / 1_000_000);
             doc.put("warmup_rounds", warmup);
+            doc.put("most_extra_warmup_rounds", extra);
             doc.put("rounds", rounds);
             doc.put("comparisons", out);
             Libraries.JACKSON.writerWithDefaultPrettyPrinter().writeValue(new File(args[0]), doc);
@@ -121,6 +125,7 @@ public final class PairedRatio {
             result.put("forks", runs.size());
             result.put("pairs", runs.stream().mapToInt(r -> ((Number) r.get("pairs")).intValue()).sum());
             result.put("warmup_rounds", runs.stream().map(r -> r.get("warmup_rounds")).toList());
+            result.put("steady", runs.stream().map(r -> r.get("steady")).toList());
             result.put("jit_ms_while_measured", runs.stream().map(r -> r.get("jit_ms_while_measured")).toList());
             Map<String, Object> medians = new LinkedHashMap<>();
             Map<String, Object> rates = new LinkedHashMap<>();
@@ -331,7 +336,10 @@ public final class PairedRatio {
         return all;
     }
 
-    /** Warmup rounds past the given ones, at most, while the JIT compiles or the rates move. */
+    /**
+     * Warmup rounds past the given ones, at most, while the JIT compiles or the rates move, unless
+     * the warmup argument says otherwise ({@code 6+20}: six rounds, then at most twenty more).
+     */
     public static final int MAX_EXTRA_WARMUP = 40;
     /** A warmup round is quiet when the JIT compiled for at most this share of its time... */
     static final double QUIET_JIT_SHARE = 0.02;
@@ -342,25 +350,25 @@ public final class PairedRatio {
      * Warmup, then the measured rounds: every library one slice per round, the first turn rotating.
      * The warmup goes on past the rounds asked for until two rounds in a row are quiet (the JIT
      * compiling for at most 2% of the round, and every library within 15% of its rate the round
-     * before), or for MAX_EXTRA_WARMUP more rounds. In a JVM's first seconds the libraries run at
+     * before), or for {@code extra} more rounds (the result says which: {@code steady}). In a JVM's first seconds the libraries run at
      * a fraction of their speed for a few hundred ms at a time, the more so on two threads, where
      * the compiler has no core of its own: fastjson2's readers on two threads ran at a tenth of
      * their speed for seconds after a fixed warmup, which gave simdbridge ratios of 2x where the
      * rest of the run gave 0.8x. The JIT's time while measuring is recorded.
      */
-    static Map<String, Object> measure(Comparison c, long sliceNs, int warmup, int rounds) throws Exception {
+    static Map<String, Object> measure(Comparison c, long sliceNs, int warmup, int extra, int rounds) throws Exception {
         List<String> names = new ArrayList<>(c.libraries().keySet());
         Op[] ops = names.stream().map(c.libraries()::get).toArray(Op[]::new);
         int n = ops.length;
         double[][] rates = new double[n][rounds];
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         int warmed = 0;
+        int quiet = 0;
         long jitWhileMeasured;
         try (Workers workers = new Workers(c.threads())) {
-            int quiet = 0;
             long before = jitMillis(jit);
             double[] last = new double[n];
-            while (warmed < warmup || (quiet < 2 && warmed < warmup + MAX_EXTRA_WARMUP)) {
+            while (warmed < warmup || (quiet < 2 && warmed < warmup + extra)) {
                 long started = System.nanoTime();
                 boolean steady = warmed > 0;
                 for (int i = 0; i < n; i++) {
@@ -389,6 +397,7 @@ public final class PairedRatio {
         result.put("threads", c.threads());
         result.put("pairs", rounds);
         result.put("warmup_rounds", warmed);
+        result.put("steady", quiet >= 2);
         result.put("jit_ms_while_measured", jitWhileMeasured);
         Map<String, Object> medians = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
