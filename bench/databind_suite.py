@@ -314,17 +314,19 @@ def summarize(runs, scenarios, virtual, paired, heaps, settings):
             r, ci = report.quotient(per_thread["simdbridge"]["reads_per_s"], per_thread["simdbridge"]["ci999"],
                                     v["reads_per_s"], v["ci999"])
             v["simdbridge_over"] = {"ratio": r, "ci999": ci}
-    # The JVMs whose warmup reached its most rounds before the JIT was quiet and the rates steady.
-    unsteady = sorted(c["what"] for c in paired.values()
-                      for steady in (c["steady"] if isinstance(c["steady"], list) else [c["steady"]]) if not steady)
+    # Whether each JVM's warmup got steady (a merged comparison lists its JVMs', a single one has one),
+    # and the JVMs whose warmup reached its most rounds before the JIT was quiet and the rates steady.
+    steady = [("%s %s %s, %d thread%s" % (c["what"], c["op"], c["subject"], c["threads"], "s" * (c["threads"] > 1)), s)
+              for c in paired.values() for s in (c["steady"] if isinstance(c["steady"], list) else [c["steady"]])]
+    unsteady = sorted(what for what, s in steady if not s)
     return {"settings": settings, "users": users, "stages_ns_per_document": stages, "scenarios": six,
             "virtual_thread_per_read_1kb": per_thread, "smallest_heap_1000kb": heaps,
             "targets": targets, "unsteady_warmups": unsteady,
-            "side_by_side_jvms": sum(len(c["steady"]) if isinstance(c["steady"], list) else 1 for c in paired.values()),
+            "side_by_side_jvms": len(steady),
             "method": "targets judged side by side (PairedRatio: JVMs of their own per comparison, Users in "
                       "two (three with FULL=1), turns of 50 to 200 ms after a warmup that lasts until the JIT "
-                      "is quiet and the rates steady (at most 20 rounds past the first in the quick run, 40 "
-                      "with FULL=1), median of the per-round ratios pooled over the JVMs, 95%% "
+                      "is quiet and the rates steady (at most 20 rounds past those asked for in the quick "
+                      "run, 40 with FULL=1), median of the per-round ratios pooled over the JVMs, 95%% "
                       "interval from order statistics; 2 threads: each "
                       "library's slice run by two threads at once), on the bean model (private fields, "
                       "accessors); stages: the native parse into the binding tape timed alone beside the whole "

@@ -28,16 +28,17 @@ import java.util.Map;
  *     scenario:read:simple:jackson</pre>
  *
  * Arguments: where to write the JSON ({@code -} for none), the slice in ms, the warmup rounds
- * (at least; {@code n+m}: at most m more, see measure), the measured rounds, then the comparisons: {@code users:read|write|write-stream:<kb>:<peers>}
- * on the Users payload in the public-field model, {@code beans:...} the same in the bean model
+ * (at least; {@code n+m}: at most m more, see measure), the measured rounds, then the
+ * comparisons: {@code users:read|write|write-stream:<kb>:<peers>} on the Users payload in the
+ * public-field model, {@code beans:...} the same in the bean model
  * (write-stream: to a ByteArrayOutputStream kept per thread, as java-json-benchmark writes;
  * {@code jjb1}, {@code jjb100} in place of the size: the payload shaped as java-json-benchmark
  * makes it, see UsersGenerator.generateJjb), each optionally on {@code :<n>t} threads at once
  * (every library's slice run by n threads together, their rates added);
  * {@code scenario:read|write:<scenario>:jackson} on one of the six scenarios. Each prints one
  * line per peer and is written to the JSON as {@code {what, op, subject, threads, pairs,
- * warmup_rounds, steady, jit_ms_while_measured, ops_per_s: {library: median}, rates: {library: [per
- * round]}, peers: {peer: {median, ci95: [lo, hi], iqr: [q1, q3], ratios: [per round]}}}}.
+ * warmup_rounds, steady, jit_ms_while_measured, ops_per_s: {library: median}, rates: {library:
+ * [per round]}, peers: {peer: {median, ci95: [lo, hi], iqr: [q1, q3], ratios: [per round]}}}}.
  * {@code PairedRatio merge out.json in.json...} pools the runs of several JVMs (see merge).
  */
 public final class PairedRatio {
@@ -350,11 +351,11 @@ public final class PairedRatio {
      * Warmup, then the measured rounds: every library one slice per round, the first turn rotating.
      * The warmup goes on past the rounds asked for until two rounds in a row are quiet (the JIT
      * compiling for at most 2% of the round, and every library within 15% of its rate the round
-     * before), or for {@code extra} more rounds (the result says which: {@code steady}). In a JVM's first seconds the libraries run at
-     * a fraction of their speed for a few hundred ms at a time, the more so on two threads, where
-     * the compiler has no core of its own: fastjson2's readers on two threads ran at a tenth of
-     * their speed for seconds after a fixed warmup, which gave simdbridge ratios of 2x where the
-     * rest of the run gave 0.8x. The JIT's time while measuring is recorded.
+     * before), or for {@code extra} more rounds (the result says which: {@code steady}). In a
+     * JVM's first seconds the libraries run at a fraction of their speed for a few hundred ms at a
+     * time, the more so on two threads, where the compiler has no core of its own: fastjson2's
+     * readers on two threads ran at a tenth of their speed for seconds after a fixed warmup, which
+     * gave simdbridge ratios of 2x where the rest of the run gave 0.8x. The JIT's time while measuring is recorded.
      */
     static Map<String, Object> measure(Comparison c, long sliceNs, int warmup, int extra, int rounds) throws Exception {
         List<String> names = new ArrayList<>(c.libraries().keySet());
