@@ -99,6 +99,37 @@ void check(parser &p, const uint8_t *data, size_t size) {
     }
     fuzz::expect(!planned.planned || pt.ok(), "to_binding_tape: an error said to follow the plan");
   }
+  // With string values left in the input: the same verdict and offset, the same entries, and
+  // each string's bytes (from the input or the strings) those of the copied tape.
+  {
+    std::vector<uint64_t> left_words(words.size());
+    std::vector<uint8_t> left_strings(strings.size());
+    binding_tape_buffer left{left_words.data(), left_words.size(), left_strings.data(), left_strings.size()};
+    left.strings_in_input = true;
+    const error lt = p.to_binding_tape(in_place.in(), left);
+    if (!outcome::of(lt).same_verdict(outcome::of(t)) || lt.offset != t.offset) {
+      fuzz::fail("to_binding_tape with strings in the input against without", outcome::of(lt), outcome::of(t));
+    }
+    if (lt.ok()) {
+      fuzz::expect(left.words_used == out.words_used && left.strings_used <= out.strings_used,
+                   "to_binding_tape with strings in the input: another tape's size");
+      for (size_t w = 0; w < out.words_used; w += 2) {
+        const uint64_t flags = binding_tape_in_input | binding_tape_ascii;
+        fuzz::expect((left_words[w] & ~flags) == (words[w] & ~flags), "to_binding_tape with strings in the input: another entry");
+        if (binding_tape_entry(words[w] >> 56) != binding_tape_entry::string) {
+          fuzz::expect(left_words[w + 1] == words[w + 1], "to_binding_tape with strings in the input: another value");
+          continue;
+        }
+        const uint32_t length = uint32_t(words[w + 1]), at = uint32_t(left_words[w + 1] >> 32);
+        const bool in_input = (left_words[w] & binding_tape_in_input) != 0;
+        fuzz::expect(uint32_t(left_words[w + 1]) == length && at + size_t(length) <= (in_input ? size : left.strings_used),
+                     "to_binding_tape with strings in the input: a string out of bounds");
+        const uint8_t *bytes = in_input ? data + at : left_strings.data() + at;
+        fuzz::expect(std::equal(bytes, bytes + length, strings.begin() + long(words[w + 1] >> 32)),
+                     "to_binding_tape with strings in the input: other bytes");
+      }
+    }
+  }
   // A tape that does not fit: the sizes it needs, never a write past the arrays.
   if (t.ok() && out.words_used > 2) {
     binding_tape_buffer small{words.data(), out.words_used - 2, strings.data(), out.strings_used};

@@ -73,6 +73,21 @@ error parser::binding_tape(const input &in, const binding_plan *plan, binding_ta
         // structural; the strings never pass the input's bytes (unescaping only shortens), and
         // a 16-byte store starts before their end. Arrays that large need no check per write.
         const bool roomy = out.word_capacity / 2 >= count && out.string_capacity >= in.size + 16;
+        // Where the caller keeps the input (strings_in_input) and it is all ASCII, the string
+        // values with no escape are left in it, each where its bytes are: no copy. A backslash
+        // per 32 bytes at most is listed (past that, escapes are common and every string is
+        // copied, as without the option).
+        const uint32_t *escapes = nullptr;
+        bool ascii;
+        if (out.strings_in_input && in.size < UINT32_MAX) { // offsets below the list's end mark
+          const size_t most = in.size / 32 + 8;
+          if (state_->escapes.size() < most + 1) { state_->escapes.resize(std::max(most + 1, state_->escapes.size() * 2)); }
+          bool listed = false;
+          ascii = internal::all_ascii(data, in.size, state_->escapes.data(), most, listed);
+          if (ascii && listed) { escapes = state_->escapes.data(); }
+        } else {
+          ascii = internal::all_ascii(data, in.size);
+        }
         // Both walks over the same index: the plan's first where there is one, then the
         // plain one where it refused (the document does not match the plan, or it is wrong).
         // True where one of them wrote the tape, its outcome in `result` (an error returned
@@ -92,18 +107,18 @@ error parser::binding_tape(const input &in, const binding_plan *plan, binding_ta
           if (nodes != nullptr) {
             internal::structural_walk<walk_sink, true> planned(data, index, count, &out, state_->tape_open.data(),
                                                           state_->scopes.data(), options_.max_depth, nodes,
-                                                          state_->plan_levels.data());
+                                                          state_->plan_levels.data(), escapes);
             if (planned.document() && checked(planned)) {
               out.planned = true;
               return true;
             }
           }
           internal::structural_walk<walk_sink> fast(data, index, count, &out, state_->tape_open.data(), state_->scopes.data(),
-                                               options_.max_depth);
+                                               options_.max_depth, nullptr, nullptr, escapes);
           return fast.document() && checked(fast);
         };
         const bool walked =
-            internal::all_ascii(data, in.size)
+            ascii
                 ? (roomy ? walk(internal::sink_type<internal::unchecked_ascii_binding_tape_sink>{}) : walk(internal::sink_type<internal::ascii_binding_tape_sink>{}))
                 : (roomy ? walk(internal::sink_type<internal::unchecked_binding_tape_sink>{}) : walk(internal::sink_type<internal::binding_tape_sink>{}));
         if (walked) { return result; }

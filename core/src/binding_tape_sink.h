@@ -80,6 +80,61 @@ inline bool all_ascii(const uint8_t *p, size_t n) noexcept {
 }
 
 /**
+ * all_ascii, listing besides where the input's backslashes are: their offsets into `escapes`,
+ * ascending, then UINT32_MAX (room for `most` + 1). `listed` is false where there were more than
+ * `most`. A string with no backslash between its quotes is its bytes as they are (see
+ * basic_binding_tape_sink::input_string), and the walk, which meets the strings in order, tells
+ * one from the list with a cursor instead of reading its bytes.
+ */
+inline bool all_ascii(const uint8_t *p, size_t n, uint32_t *escapes, size_t most, bool &listed) noexcept {
+  size_t i = 0, k = 0;
+  listed = true;
+  const auto list = [&](uint64_t bits, size_t at) {
+    for (; bits != 0; bits &= bits - 1) {
+      if (k == most) {
+        listed = false;
+        return;
+      }
+      escapes[k++] = uint32_t(at + size_t(__builtin_ctzll(bits)));
+    }
+  };
+#if defined(__SSE2__)
+  const __m128i slash = _mm_set1_epi8('\\');
+  __m128i any = _mm_setzero_si128();
+  while (i + 64 <= n) {
+    const size_t stop = n - i >= 1024 ? i + 1024 : n - 63;
+    for (; i < stop; i += 64) {
+      const __m128i *v = reinterpret_cast<const __m128i *>(p + i);
+      const __m128i a = _mm_loadu_si128(v), b = _mm_loadu_si128(v + 1), c = _mm_loadu_si128(v + 2),
+                    d = _mm_loadu_si128(v + 3);
+      any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)));
+      const __m128i ea = _mm_cmpeq_epi8(a, slash), eb = _mm_cmpeq_epi8(b, slash), ec = _mm_cmpeq_epi8(c, slash),
+                    ed = _mm_cmpeq_epi8(d, slash);
+      if (listed && _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(ea, eb), _mm_or_si128(ec, ed))) != 0) {
+        list(uint64_t(uint32_t(_mm_movemask_epi8(ea))) | uint64_t(uint32_t(_mm_movemask_epi8(eb))) << 16 |
+                 uint64_t(uint32_t(_mm_movemask_epi8(ec))) << 32 | uint64_t(uint32_t(_mm_movemask_epi8(ed))) << 48,
+             i);
+      }
+    }
+    if (_mm_movemask_epi8(any) != 0) { return false; }
+  }
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + i));
+    any = _mm_or_si128(any, v);
+    if (listed) { list(uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v, slash))), i); }
+  }
+  if (_mm_movemask_epi8(any) != 0) { return false; }
+#endif
+  uint8_t high = 0;
+  for (; i < n; i++) {
+    high |= p[i];
+    if (listed && p[i] == '\\') { list(1, i); }
+  }
+  escapes[k] = UINT32_MAX;
+  return high < 0x80;
+}
+
+/**
  * `Checked`: every write checked against the caller's capacity (past it, counted only). The
  * structural walk runs unchecked where the arrays are known large enough for any document of
  * that input (see parser::to_binding_tape), where the checks would only cost time.
@@ -250,6 +305,15 @@ public:
     strings_ = w;
     entry(binding_tape_entry::string, offset | (high == 0 ? binding_tape_ascii : 0), (uint64_t(start) << 32) | (w - start));
     return true;
+  }
+
+  /**
+   * A string value left in the input (binding_tape_in_input): `at` its opening quote, `end` its
+   * closing one, no backslash between them (all_ascii's list), so that its bytes are its value.
+   */
+  void input_string(uint32_t at, uint32_t end) noexcept {
+    count_value();
+    entry(binding_tape_entry::string, at | binding_tape_in_input | binding_tape_ascii, (uint64_t(at + 1) << 32) | (end - at - 1));
   }
 
   void int64(int64_t v, uint64_t offset) noexcept { scalar(binding_tape_entry::int64, offset, uint64_t(v)); }

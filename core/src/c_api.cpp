@@ -243,13 +243,14 @@ simdbridge_result simdbridge_document_parse(simdbridge_parser *parser, const uin
 
 int32_t simdbridge_binding_tape(simdbridge_parser *parser, const uint8_t *data, size_t length, size_t capacity,
                         uint64_t *words, size_t word_capacity, uint8_t *strings, size_t string_capacity,
-                        uint64_t *status_out) {
+                        uint32_t options, uint64_t *status_out) {
   entering();
   if (parser == nullptr || status_out == nullptr || (words == nullptr && word_capacity != 0) ||
       (strings == nullptr && string_capacity != 0)) {
     return SIMDBRIDGE_INVALID_ARGUMENT;
   }
   simdbridge::binding_tape_buffer out{words, word_capacity, strings, string_capacity};
+  out.strings_in_input = (options & SIMDBRIDGE_BINDING_TAPE_STRINGS_IN_INPUT) != 0;
   const simdbridge::error e = parser->cpp.to_binding_tape(to_input(data, length, capacity), out);
   status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_WORDS] = out.words_used;
   status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_STRINGS] = out.strings_used;
@@ -270,13 +271,14 @@ void simdbridge_binding_plan_free(simdbridge_binding_plan *plan) { delete plan; 
 int32_t simdbridge_binding_tape_planned(simdbridge_parser *parser, const simdbridge_binding_plan *plan,
                                         const uint8_t *data, size_t length, size_t capacity, uint64_t *words,
                                         size_t word_capacity, uint8_t *strings, size_t string_capacity,
-                                        uint64_t *status_out) {
+                                        uint32_t options, uint64_t *status_out) {
   entering();
   if (parser == nullptr || plan == nullptr || status_out == nullptr || (words == nullptr && word_capacity != 0) ||
       (strings == nullptr && string_capacity != 0)) {
     return SIMDBRIDGE_INVALID_ARGUMENT;
   }
   simdbridge::binding_tape_buffer out{words, word_capacity, strings, string_capacity};
+  out.strings_in_input = (options & SIMDBRIDGE_BINDING_TAPE_STRINGS_IN_INPUT) != 0;
   const simdbridge::error e = parser->cpp.to_binding_tape(to_input(data, length, capacity), *plan->cpp, out);
   status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_WORDS] = out.words_used;
   status_out[SIMDBRIDGE_BINDING_TAPE_STATUS_STRINGS] = out.strings_used;

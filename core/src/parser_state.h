@@ -73,6 +73,8 @@ struct parser::state {
   std::vector<uint64_t> tape_open;
   /** to_binding_tape() with a plan: the plan's place in each open container, a slot per level as tape_open. */
   std::vector<internal::plan_level> plan_levels;
+  /** to_binding_tape() with strings_in_input: the input's backslashes (all_ascii), grown to the largest list. */
+  std::vector<uint32_t> escapes;
   /** dom.doc holds a document that document_parse() kept (any other parse clears it). */
   bool document_kept = false;
 

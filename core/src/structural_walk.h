@@ -76,15 +76,16 @@ simdjson_inline bool atom_at(const uint8_t *p, const char *literal, size_t lengt
  * sink is made inside the walk and held by value, so that its counters stay in registers (behind
  * a reference they were reloaded after every word it stored: the words are 64-bit integers, as
  * its counters are). `scopes` holds one byte per level up to `max_depth` + 1; with `Planned`,
- * `plan` is followed and `levels` holds a slot per level as well.
+ * `plan` is followed and `levels` holds a slot per level as well. With `escapes` (an all-ASCII
+ * input's backslashes, see all_ascii), string values with none are left in the input.
  */
 template <typename TapeSink, bool Planned = false> class structural_walk {
 public:
   structural_walk(const uint8_t *buf, const uint32_t *index, size_t count, binding_tape_buffer *out, uint64_t *open,
                   uint8_t *scopes, uint32_t max_depth, const binding_plan::nodes *plan = nullptr,
-                  plan_level *levels = nullptr) noexcept
+                  plan_level *levels = nullptr, const uint32_t *escapes = nullptr) noexcept
       : buf_(buf), index_(index), count_(count), out_(out), open_(open), scopes_(scopes), max_depth_(max_depth),
-        plan_(plan), levels_(levels) {}
+        plan_(plan), levels_(levels), escapes_(escapes) {}
 
   /** What the last document() wrote: whether it fit, the words and string bytes (or needed). */
   bool fits() const noexcept { return sink_.fits(); }
@@ -119,6 +120,8 @@ private:
     [[maybe_unused]] const plan_key *cursor = nullptr;
     [[maybe_unused]] const plan_key *cursor_end = nullptr;
     [[maybe_unused]] const plan_node *element = nullptr;
+    // With strings left in the input: the next backslash's offset at or past the string read.
+    const uint32_t *escape = escapes_;
     // The next structural's position and byte, or a refusal where there is none.
 #define SIMDBRIDGE_NEXT()                                                                                  \
   do {                                                                                                     \
@@ -171,6 +174,19 @@ private:
       }
       goto value;
     case '"':
+      if (escape != nullptr) {
+        // Left in the input where no backslash comes before its closing quote, which is the
+        // last '"' before the next structural (only white space may come between: stage 1
+        // indexes any other byte that follows a string).
+        if (i >= count_) { return false; }
+        uint32_t end = index_[i] - 1;
+        while (buf_[end] != '"') { end--; }
+        while (*escape < at) { escape++; } // past the keys' and earlier strings' (then UINT32_MAX)
+        if (*escape > end) {
+          sink.input_string(at, end);
+          goto after_value;
+        }
+      }
       if (!sink.escaped_string(buf_ + at + 1, at, false)) { return false; }
       goto after_value;
     case 't':
@@ -255,6 +271,9 @@ private:
   uint32_t max_depth_;
   const binding_plan::nodes *plan_;
   plan_level *levels_;
+  // With string values left in the input (TapeSink::input_string), for an all-ASCII input: its
+  // backslashes' offsets, ascending, then UINT32_MAX (all_ascii). Null: every string copied.
+  const uint32_t *escapes_;
 };
 
 } // namespace simdbridge::internal

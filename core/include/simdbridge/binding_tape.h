@@ -16,16 +16,19 @@ namespace simdbridge {
  *
  * Every value and every object key is one entry of two 64-bit words, in document order:
  *
- * - word 0: the kind (`binding_tape_entry`) in the top 8 bits; bit 55 set on a string that holds a lone
- *   surrogate (see below), bit 54 on a string known to be ASCII; the value's byte offset in the
- *   input in the low 48 bits (a string's
- *   or key's opening quote, a number's first byte, a container's bracket).
+ * - word 0: the kind (`binding_tape_entry`) in the top 8 bits; bit 55 set on a string that holds
+ *   a lone surrogate (see below), bit 54 on a string known to be ASCII, bit 53 on a string left
+ *   in the input (see below); the value's byte offset in the input in the low 48 bits (a
+ *   string's or key's opening quote, a number's first byte, a container's bracket).
  * - word 1, by kind:
  *   - object, array: the word index just past the container's last entry in the high 32 bits,
  *     the number of members or elements in the low 32 bits;
  *   - string, and an object's keys: offset into `strings` in the high 32 bits, byte length in
  *     the low 32 bits. `strings` holds the unescaped UTF-8, one string after another; a lone
  *     surrogate escape (\uD800) is written as its 3-byte generalized UTF-8 form (WTF-8);
+ *     a string value left in the input (bit 53 set, binding_tape_buffer::strings_in_input) has
+ *     the offset of its first byte in the input in the high 32 bits instead, its bytes there
+ *     being its value as they are;
  *   - int64: the value; uint64: the value (an integer in [2^63, 2^64)); float64: the bits of
  *     the double;
  *   - big_number: the length of the number's token (an integer past 64 bits, or a number past
@@ -51,6 +54,14 @@ enum class binding_tape_entry : uint8_t {
 inline constexpr uint64_t binding_tape_lone_surrogate = uint64_t(1) << 55;
 /** Bit 54 of word 0: the string is all ASCII (set by the fast reader; a hint, never required). */
 inline constexpr uint64_t binding_tape_ascii = uint64_t(1) << 54;
+/**
+ * Bit 53 of word 0: the string value is its bytes in the input, unchanged (word 1's high 32 bits
+ * then give their offset in the input, not in `strings`). Written only where the caller asked
+ * for it (binding_tape_buffer::strings_in_input) and the fast reader found the input all ASCII
+ * with no backslash, so that no string of it needs unescaping: such a string is also ASCII.
+ * Keys are always copied into `strings`.
+ */
+inline constexpr uint64_t binding_tape_in_input = uint64_t(1) << 53;
 /** The low 48 bits of word 0: the byte offset. */
 inline constexpr uint64_t binding_tape_offset_mask = (uint64_t(1) << 48) - 1;
 
@@ -63,6 +74,12 @@ struct binding_tape_buffer {
   size_t word_capacity = 0;
   uint8_t *strings = nullptr;
   size_t string_capacity = 0;
+  /**
+   * In: string values may be left in the input (binding_tape_in_input) rather than copied into
+   * `strings`, for a caller that keeps the input and reads them from there (the JVM's binding
+   * does). A copy less per string on inputs that have no escape.
+   */
+  bool strings_in_input = false;
   /** Out: words written (or needed). */
   size_t words_used = 0;
   /** Out: bytes of `strings` written (or needed). */

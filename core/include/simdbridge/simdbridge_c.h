@@ -187,17 +187,22 @@ simdbridge_result simdbridge_document_field(simdbridge_parser *parser, const cha
 #define SIMDBRIDGE_BINDING_TAPE_STATUS_STRINGS 1 /* the string bytes written, or needed */
 #define SIMDBRIDGE_BINDING_TAPE_STATUS_OFFSET 2  /* an error's byte offset */
 
+/** An option of simdbridge_binding_tape: string values with no escape may be left in the input
+ *  (binding_tape_in_input in simdbridge/binding_tape.h), for a caller that keeps it. */
+#define SIMDBRIDGE_BINDING_TAPE_STRINGS_IN_INPUT 1
+
 /**
  * Parses one document (fully validated) into the caller's arrays as a binding tape (see
  * simdbridge/binding_tape.h): `words` receives two 64-bit words per value and per key, `strings` the
- * unescaped UTF-8 of strings and keys. Returns a simdbridge_error code and fills status_out
+ * unescaped UTF-8 of strings and keys; `options`: 0 or SIMDBRIDGE_BINDING_TAPE_STRINGS_IN_INPUT.
+ * Returns a simdbridge_error code and fills status_out
  * (SIMDBRIDGE_BINDING_TAPE_STATUS_*); with SIMDBRIDGE_OUTPUT_TOO_SMALL, grow the arrays to the sizes it
  * gives and call again. Returns a plain integer, so that an FFM downcall allocates nothing for
  * its result.
  */
 int32_t simdbridge_binding_tape(simdbridge_parser *parser, const uint8_t *data, size_t length, size_t capacity,
                         uint64_t *words, size_t word_capacity, uint8_t *strings, size_t string_capacity,
-                        uint64_t *status_out);
+                        uint32_t options, uint64_t *status_out);
 
 /** A binding plan (simdbridge/binding_plan.h, which gives its serialized form). */
 typedef struct simdbridge_binding_plan simdbridge_binding_plan;
@@ -220,7 +225,7 @@ void simdbridge_binding_plan_free(simdbridge_binding_plan *plan);
 int32_t simdbridge_binding_tape_planned(simdbridge_parser *parser, const simdbridge_binding_plan *plan,
                                         const uint8_t *data, size_t length, size_t capacity, uint64_t *words,
                                         size_t word_capacity, uint8_t *strings, size_t string_capacity,
-                                        uint64_t *status_out);
+                                        uint32_t options, uint64_t *status_out);
 
 /** A one-line English description of an error code. Never NULL. */
 const char *simdbridge_error_message(int32_t error);

@@ -34,11 +34,13 @@ struct tape {
   }
 };
 
-tape to_binding_tape(parser &p, const input &in, size_t word_capacity = 1 << 16, size_t string_capacity = 1 << 16) {
+tape to_binding_tape(parser &p, const input &in, size_t word_capacity = 1 << 16, size_t string_capacity = 1 << 16,
+                     bool strings_in_input = false) {
   tape t;
   t.words.assign(word_capacity, 0);
   t.strings.assign(string_capacity, 0);
   binding_tape_buffer out{t.words.data(), t.words.size(), t.strings.data(), t.strings.size()};
+  out.strings_in_input = strings_in_input;
   t.e = p.to_binding_tape(in, out);
   if (t.e.ok() || t.e.code == error_code::output_too_small) {
     t.words.resize(out.words_used);
@@ -237,6 +239,153 @@ TEST(Tape, AllAsciiLooksAtEveryByteAndNoneBeyond) {
       bytes[at] = 'a';
     }
   }
+}
+
+TEST(Tape, AllAsciiListsEveryBackslashAndNoneBeyond) {
+  // The list of an input's backslashes (for strings left in the input): every length around the
+  // 16- and 64-byte steps, backslashes at random places and runs of them, the bytes past the end
+  // backslashes too (they must not be listed), and a list longer than allowed said to be.
+  std::mt19937_64 rng(13);
+  for (size_t n : {0, 1, 15, 16, 17, 63, 64, 65, 127, 200, 1023, 1024, 1025, 1087, 2048, 2100}) {
+    for (int round = 0; round < 40; round++) {
+      std::vector<uint8_t> bytes(n + 64, '\\');
+      std::vector<uint32_t> expected;
+      const size_t every = 1 + rng() % 40;
+      for (size_t at = 0; at < n; at++) {
+        bytes[at] = rng() % every == 0 ? '\\' : 'a';
+        if (bytes[at] == '\\') { expected.push_back(uint32_t(at)); }
+      }
+      for (size_t most : {expected.size(), expected.size() + 3, expected.size() > 0 ? expected.size() - 1 : 0}) {
+        std::vector<uint32_t> list(most + 1, 7);
+        bool listed = false;
+        ASSERT_TRUE(internal::all_ascii(bytes.data(), n, list.data(), most, listed)) << n;
+        ASSERT_EQ(listed, expected.size() <= most) << n << " " << most;
+        if (listed) {
+          expected.push_back(UINT32_MAX);
+          ASSERT_TRUE(std::equal(expected.begin(), expected.end(), list.begin())) << n << " " << most;
+          expected.pop_back();
+        }
+      }
+      if (n > 0) { // not ASCII: said so, whatever the list
+        bytes[rng() % n] = 0xC3;
+        std::vector<uint32_t> list(n + 1);
+        bool listed = false;
+        EXPECT_FALSE(internal::all_ascii(bytes.data(), n, list.data(), n, listed)) << n;
+      }
+    }
+  }
+}
+
+namespace {
+
+/** A string's bytes on a tape written with strings_in_input: in `json`, or in the tape's strings. */
+std::string resolved(const tape &t, const std::string &json, size_t w) {
+  if ((t.words[w] & binding_tape_in_input) == 0) { return t.text(w); }
+  return json.substr(size_t(t.words[w + 1] >> 32), uint32_t(t.words[w + 1]));
+}
+
+/**
+ * The tape written with strings_in_input against the one written without: the same entries,
+ * every string value with no escape in an all-ASCII input left in the input (flagged ASCII, its
+ * offset there) and the same bytes, keys and the rest copied as before.
+ */
+void expect_same_strings(parser &p, const std::string &json, size_t capacity) {
+  const tape copied = to_binding_tape(p, input::copy_of(json), capacity, capacity);
+  const tape left = to_binding_tape(p, input::copy_of(json), capacity, capacity, true);
+  ASSERT_EQ(left.e.code, copied.e.code) << json;
+  ASSERT_EQ(left.e.offset, copied.e.offset) << json;
+  if (!copied.e.ok()) { return; }
+  ASSERT_EQ(left.words.size(), copied.words.size()) << json;
+  const bool ascii = std::all_of(json.begin(), json.end(), [](char c) { return uint8_t(c) < 0x80; });
+  for (size_t w = 0; w < copied.words.size(); w += 2) {
+    const uint64_t flag = left.words[w] & binding_tape_in_input;
+    ASSERT_EQ(left.words[w] & ~binding_tape_in_input & ~binding_tape_ascii,
+              copied.words[w] & ~binding_tape_ascii) << json << " word " << w;
+    if (copied.kind(w) != binding_tape_entry::string) {
+      ASSERT_EQ(flag, 0u);
+      ASSERT_EQ(left.words[w + 1], copied.words[w + 1]) << json << " word " << w;
+      continue;
+    }
+    ASSERT_EQ(resolved(left, json, w), copied.text(w)) << json << " word " << w;
+    const size_t quote = size_t(copied.offset(w));
+    const size_t close = quote + 1 + uint32_t(copied.words[w + 1]);
+    const bool plain = close <= json.size() && json.compare(quote + 1, close - quote - 1, copied.text(w)) == 0 &&
+                       json[close] == '"';
+    // Left in the input exactly where it could be: a value (not a key) with no escape, in an
+    // ASCII input; then flagged ASCII. (Inputs with many backslashes copy all: checked apart.)
+    if (flag != 0) {
+      EXPECT_TRUE(ascii && plain) << json << " word " << w;
+      EXPECT_NE(left.words[w] & binding_tape_ascii, 0u) << json << " word " << w;
+      EXPECT_EQ(left.words[w + 1] >> 32, quote + 1) << json << " word " << w;
+    }
+  }
+}
+
+} // namespace
+
+TEST(Tape, StringValuesLeftInTheInputReadAsTheCopiedOnes) {
+  // With strings_in_input, string values with no escape stay where they are in the input:
+  // keys, escaped strings and non-ASCII inputs copied as before. Random documents mixing
+  // plain strings, escapes and white space before the next structural, on both kinds of arrays.
+  parser p;
+  const char *pieces[] = {"a", "bcdefghijklmnopqrstu", "\\n", "\\\"", "\\\\", "\\u0041", "\\u00e9", " ", "\xC3\xA9", "\"\""};
+  const char *gaps[] = {"", " ", "\n\t ", "  \r\n"};
+  std::mt19937_64 rng(17);
+  for (int i = 0; i < 3000; i++) {
+    const bool allow_high = rng() % 4 == 0;
+    const auto text = [&]() {
+      std::string t;
+      const int count = int(rng() % 6);
+      for (int k = 0; k < count; k++) {
+        const char *piece = pieces[rng() % (sizeof pieces / sizeof pieces[0])];
+        if (!allow_high && (uint8_t(piece[0]) >= 0x80)) { continue; }
+        if (std::string(piece) == "\"\"") { continue; }
+        t += piece;
+      }
+      return t;
+    };
+    const auto gap = [&]() { return std::string(gaps[rng() % (sizeof gaps / sizeof gaps[0])]); };
+    std::string json = "{" + gap();
+    const int members = 1 + int(rng() % 6);
+    for (int m = 0; m < members; m++) {
+      json += (m > 0 ? "," + gap() : "") + "\"" + text() + "\"" + gap() + ":" + gap();
+      if (rng() % 3 == 0) {
+        json += "[" + gap() + "\"" + text() + "\"" + gap() + "," + gap() + "\"" + text() + "\"" + gap() + "]";
+      } else {
+        json += "\"" + text() + "\"";
+      }
+      json += gap();
+    }
+    json += "}";
+    for (size_t capacity : {size_t(1) << 16, json.size() + 2}) { expect_same_strings(p, json, capacity); }
+  }
+  for (const char *json : {R"(["a"])", R"(["a" ])", "[\"\"]", R"({"k":"v"})", R"([1,"x\"y",2])", "[\"x\\\\\"]", "[\"a\" , \"b\"]",
+                           // Errors keep their offsets (the string's end is found from the next structural).
+                           R"(["a" "b"])", R"(["a"x])", R"(["a",])", R"({"a" "b"})", R"(["abc)", "[\"a\"\u0001]"}) {
+    expect_same_strings(p, json, 1 << 16);
+  }
+  const tape t = to_binding_tape(p, input::copy_of(std::string(R"({"key":"value","k2":"a\nb"})")), 1 << 16, 1 << 16, true);
+  ASSERT_TRUE(t.e.ok());
+  EXPECT_EQ(t.words[2] & binding_tape_in_input, 0u); // the key: copied
+  EXPECT_NE(t.words[4] & binding_tape_in_input, 0u); // "value"
+  EXPECT_EQ(t.words[5], (uint64_t(8) << 32) | 5);
+  EXPECT_EQ(t.words[8] & binding_tape_in_input, 0u); // escaped: copied
+  EXPECT_EQ(t.strings.size(), 3u + 2u + 3u); // key, k2, "a\nb"
+}
+
+TEST(Tape, StringsLeftInTheInputOnTheCorpus) {
+  parser p;
+  for (const auto &path : list_files(data_directory() + "/jsonexamples", ".json")) {
+    const std::string json = read_file(path);
+    expect_same_strings(p, json, json.size() + 16);
+  }
+  // More backslashes than one per 32 bytes: every string copied, as without the option.
+  std::string json = "[";
+  for (int i = 0; i < 200; i++) { json += std::string(i > 0 ? "," : "") + "\"\\n\",\"plain\""; }
+  json += "]";
+  const tape t = to_binding_tape(p, input::copy_of(json), 1 << 16, 1 << 16, true);
+  ASSERT_TRUE(t.e.ok());
+  for (size_t w = 2; w < t.words.size(); w += 2) { EXPECT_EQ(t.words[w] & binding_tape_in_input, 0u) << w; }
 }
 
 TEST(Tape, EachStringIsFlaggedAsciiExactlyWhenItIs) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "simdbridge/arrow_c_data.h"
+#include "simdbridge/binding_tape.h"
 #include "simdbridge/simdbridge_c.h"
 
 namespace {
@@ -85,7 +86,7 @@ TEST(CApi, ABindingPlanTakesTheKeysItChecksOffTheTape) {
   uint64_t status[4] = {};
   const auto read = [&](const std::string &json) {
     return simdbridge_binding_tape_planned(p, plan, reinterpret_cast<const uint8_t *>(json.data()), json.size(), json.size(),
-                                           words.data(), words.size(), strings.data(), strings.size(), status);
+                                           words.data(), words.size(), strings.data(), strings.size(), 0, status);
   };
   EXPECT_EQ(read(R"({"a": 1, "b": [true]})"), SIMDBRIDGE_SUCCESS);
   EXPECT_EQ(status[SIMDBRIDGE_BINDING_TAPE_STATUS_PLANNED], 1u);
@@ -95,8 +96,19 @@ TEST(CApi, ABindingPlanTakesTheKeysItChecksOffTheTape) {
   EXPECT_EQ(status[SIMDBRIDGE_BINDING_TAPE_STATUS_WORDS], 10u); // with its keys
   EXPECT_EQ(read(R"({"a": 1, "b": ]})"), SIMDBRIDGE_EXPECTED_VALUE);
   EXPECT_EQ(status[SIMDBRIDGE_BINDING_TAPE_STATUS_OFFSET], 14u);
-  EXPECT_EQ(simdbridge_binding_tape_planned(p, nullptr, strings.data(), 0, 0, words.data(), 64, strings.data(), 64, status),
+  EXPECT_EQ(simdbridge_binding_tape_planned(p, nullptr, strings.data(), 0, 0, words.data(), 64, strings.data(), 64, 0, status),
             SIMDBRIDGE_INVALID_ARGUMENT);
+  // With SIMDBRIDGE_BINDING_TAPE_STRINGS_IN_INPUT, a string value with no escape stays in the
+  // input: its offset there, nothing written to `strings`.
+  const std::string text = R"({"a": "xyz", "b": [true]})";
+  EXPECT_EQ(simdbridge_binding_tape_planned(p, plan, reinterpret_cast<const uint8_t *>(text.data()), text.size(), text.size(),
+                                            words.data(), words.size(), strings.data(), strings.size(),
+                                            SIMDBRIDGE_BINDING_TAPE_STRINGS_IN_INPUT, status),
+            SIMDBRIDGE_SUCCESS);
+  EXPECT_EQ(status[SIMDBRIDGE_BINDING_TAPE_STATUS_STRINGS], 0u);
+  EXPECT_EQ(words[2] & simdbridge::binding_tape_offset_mask, 6u);
+  EXPECT_NE(words[2] & simdbridge::binding_tape_in_input, 0u);
+  EXPECT_EQ(words[3], (uint64_t(7) << 32) | 3);
   simdbridge_parser_free(p);
   simdbridge_binding_plan_free(plan);
   simdbridge_binding_plan_free(nullptr);

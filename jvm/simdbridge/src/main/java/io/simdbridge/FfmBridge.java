@@ -29,6 +29,8 @@ final class FfmBridge {
     static final int EXTRACT_STATUS_CONSUMED = 0, EXTRACT_STATUS_COLUMN = 1;
     static final int BINDING_TAPE_STATUS_WORDS = 0, BINDING_TAPE_STATUS_STRINGS = 1, BINDING_TAPE_STATUS_OFFSET = 2,
             BINDING_TAPE_STATUS_PLANNED = 3;
+    /** SIMDBRIDGE_BINDING_TAPE_STRINGS_IN_INPUT: string values with no escape left in the input. */
+    static final int BINDING_TAPE_STRINGS_IN_INPUT = 1;
     static final int MSGPACK_STATUS_SIZE = 0, MSGPACK_STATUS_OFFSET = 1, MSGPACK_STATUS_DOCUMENT = 2;
 
     /** (parser, data, length, capacity) -> simdbridge_result, for the four reads over a heap segment. */
@@ -75,8 +77,8 @@ final class FfmBridge {
     static final MethodHandle TRIM;
     static final MethodHandle NOOP_CRITICAL;
     /**
-     * (parser, data, length, capacity, words, word_capacity, strings, string_capacity, status)
-     * -> error code, critical: the data a heap segment, words and strings heap arrays.
+     * (parser, data, length, capacity, words, word_capacity, strings, string_capacity, options,
+     * status) -> error code, critical: the data a heap segment, words and strings heap arrays.
      */
     static final MethodHandle BINDING_TAPE;
     /** The same with the data's address as a long (native memory). */
@@ -148,15 +150,15 @@ final class FfmBridge {
         DOCUMENT_FIELD = linker.downcallHandle(lookup.findOrThrow("simdbridge_document_field"),
                 FunctionDescriptor.of(RESULT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
         BINDING_TAPE = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_tape"), FunctionDescriptor.of(JAVA_INT,
-                ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS), critical);
         BINDING_TAPE_AT = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_tape"), FunctionDescriptor.of(JAVA_INT,
-                ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS), critical);
+                ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS), critical);
         BINDING_TAPE_PLANNED = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_tape_planned"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS,
-                        JAVA_LONG, ADDRESS), critical);
+                        JAVA_LONG, JAVA_INT, ADDRESS), critical);
         BINDING_TAPE_PLANNED_AT = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_tape_planned"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS,
-                        JAVA_LONG, ADDRESS), critical);
+                        JAVA_LONG, JAVA_INT, ADDRESS), critical);
         BINDING_PLAN_NEW = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_plan_new"),
                 FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG));
         BINDING_PLAN_FREE = linker.downcallHandle(lookup.findOrThrow("simdbridge_binding_plan_free"),

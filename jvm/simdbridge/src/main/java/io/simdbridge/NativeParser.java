@@ -62,8 +62,9 @@ public final class NativeParser implements AutoCloseable {
     static {
         ParserInternals.register(new ParserInternals.Access() {
             @Override
-            public boolean bindingTape(NativeParser parser, byte[] json, int offset, int length, long[] words, byte[] strings) {
-                return parser.bindingTape(json, offset, length, words, strings);
+            public boolean bindingTape(NativeParser parser, byte[] json, int offset, int length, long[] words, byte[] strings,
+                    boolean stringsInInput) {
+                return parser.bindingTape(json, offset, length, words, strings, stringsInInput);
             }
 
             @Override
@@ -73,8 +74,8 @@ public final class NativeParser implements AutoCloseable {
 
             @Override
             public int bindingTapePlanned(NativeParser parser, MemorySegment plan, byte[] json, int offset, int length,
-                    long[] words, byte[] strings) {
-                return parser.bindingTapePlanned(plan, json, offset, length, words, strings);
+                    long[] words, byte[] strings, boolean stringsInInput) {
+                return parser.bindingTapePlanned(plan, json, offset, length, words, strings, stringsInInput);
             }
 
             @Override
@@ -506,13 +507,15 @@ public final class NativeParser implements AutoCloseable {
      * whatever slack follows it, and read from there: a thread writing the bytes meanwhile gives a
      * wrong result or an exception, never corrupted memory (see the class's rule on bytes read in
      * place, which the data binding does not ask its callers to keep). The copy is small beside
-     * the parse.
+     * the parse. With {@code stringsInInput}, a string value with no escape in an all-ASCII input
+     * is not copied into {@code strings}: its entry gives its offset in {@code json} (from
+     * {@code offset}), where the caller reads it.
      *
      * @return true, with {@link #bindingTapeWords()} and {@link #bindingTapeStrings()} set; false where an array
      *     is too small: they then give the sizes needed (plus the 16 of slack, grow and call again)
      * @throws JsonException for invalid JSON, with its byte offset
      */
-    boolean bindingTape(byte[] json, int offset, int length, long[] words, byte[] strings) {
+    boolean bindingTape(byte[] json, int offset, int length, long[] words, byte[] strings, boolean stringsInInput) {
         checkUsable();
         documentBridge = null;
         Objects.requireNonNull(json, "json");
@@ -523,7 +526,7 @@ public final class NativeParser implements AutoCloseable {
         try {
             int error = (int) FfmBridge.BINDING_TAPE.invokeExact(parserSegment, data, (long) length, (long) length, // copied
                     MemorySegment.ofArray(words), tapeCapacity(words.length), MemorySegment.ofArray(strings),
-                    tapeCapacity(strings.length), status);
+                    tapeCapacity(strings.length), stringsInInput ? FfmBridge.BINDING_TAPE_STRINGS_IN_INPUT : 0, status);
             return tapeResult(error);
         } catch (Throwable t) {
             throw rethrow(t);
@@ -543,10 +546,10 @@ public final class NativeParser implements AutoCloseable {
             int error = DirectMemory.safeByAddress(data)
                     ? (int) FfmBridge.BINDING_TAPE_AT.invokeExact(parserSegment, addressOf(json), (long) json.remaining(),
                             (long) json.remaining(), MemorySegment.ofArray(words), tapeCapacity(words.length), // copied
-                            MemorySegment.ofArray(strings), tapeCapacity(strings.length), status)
+                            MemorySegment.ofArray(strings), tapeCapacity(strings.length), 0, status)
                     : (int) FfmBridge.BINDING_TAPE.invokeExact(parserSegment, data, (long) json.remaining(), // held for the call
                             (long) json.remaining(), MemorySegment.ofArray(words), tapeCapacity(words.length),
-                            MemorySegment.ofArray(strings), tapeCapacity(strings.length), status);
+                            MemorySegment.ofArray(strings), tapeCapacity(strings.length), 0, status);
             Reference.reachabilityFence(json);
             return tapeResult(error);
         } catch (Throwable t) {
@@ -555,7 +558,7 @@ public final class NativeParser implements AutoCloseable {
     }
 
     /**
-     * {@link #bindingTape(byte[], int, int, long[], byte[])} following a binding plan
+     * {@link #bindingTape(byte[], int, int, long[], byte[], boolean)} following a binding plan
      * (core/include/simdbridge/binding_plan.h, made by {@link #newBindingPlan}): the objects that
      * match it come without their keys.
      *
@@ -563,7 +566,8 @@ public final class NativeParser implements AutoCloseable {
      *     follows the plan, 0 where the document did not match it (the tape without a plan)
      * @throws JsonException for invalid JSON, with its byte offset
      */
-    int bindingTapePlanned(MemorySegment plan, byte[] json, int offset, int length, long[] words, byte[] strings) {
+    int bindingTapePlanned(MemorySegment plan, byte[] json, int offset, int length, long[] words, byte[] strings,
+            boolean stringsInInput) {
         checkUsable();
         documentBridge = null;
         Objects.requireNonNull(plan, "plan");
@@ -573,7 +577,7 @@ public final class NativeParser implements AutoCloseable {
         try {
             int error = (int) FfmBridge.BINDING_TAPE_PLANNED.invokeExact(parserSegment, plan, data, (long) length, (long) length, // copied
                     MemorySegment.ofArray(words), tapeCapacity(words.length), MemorySegment.ofArray(strings),
-                    tapeCapacity(strings.length), status);
+                    tapeCapacity(strings.length), stringsInInput ? FfmBridge.BINDING_TAPE_STRINGS_IN_INPUT : 0, status);
             return tapeResult(error) ? (int) status.getAtIndex(JAVA_LONG, FfmBridge.BINDING_TAPE_STATUS_PLANNED) : -1;
         } catch (Throwable t) {
             throw rethrow(t);
@@ -594,10 +598,10 @@ public final class NativeParser implements AutoCloseable {
             int error = DirectMemory.safeByAddress(data)
                     ? (int) FfmBridge.BINDING_TAPE_PLANNED_AT.invokeExact(parserSegment, plan, addressOf(json), (long) json.remaining(),
                             (long) json.remaining(), MemorySegment.ofArray(words), tapeCapacity(words.length), // copied
-                            MemorySegment.ofArray(strings), tapeCapacity(strings.length), status)
+                            MemorySegment.ofArray(strings), tapeCapacity(strings.length), 0, status)
                     : (int) FfmBridge.BINDING_TAPE_PLANNED.invokeExact(parserSegment, plan, data, (long) json.remaining(),
                             (long) json.remaining(), MemorySegment.ofArray(words), tapeCapacity(words.length),
-                            MemorySegment.ofArray(strings), tapeCapacity(strings.length), status);
+                            MemorySegment.ofArray(strings), tapeCapacity(strings.length), 0, status);
             Reference.reachabilityFence(json);
             return tapeResult(error) ? (int) status.getAtIndex(JAVA_LONG, FfmBridge.BINDING_TAPE_STATUS_PLANNED) : -1;
         } catch (Throwable t) {

@@ -38,11 +38,11 @@ class TrimTest {
         assertEquals(expectedLarge, p.checksum(large));
         long[] words = new long[1 << 20];
         byte[] strings = new byte[large.length + 64];
-        p.bindingTape(large, 0, large.length, words, strings);
+        p.bindingTape(large, 0, large.length, words, strings, false);
         int used = p.bindingTapeWords();
         p.trim();
         long[] again = new long[1 << 20];
-        p.bindingTape(large, 0, large.length, again, strings);
+        p.bindingTape(large, 0, large.length, again, strings, false);
         assertEquals(used, p.bindingTapeWords());
         assertEquals(java.util.Arrays.toString(java.util.Arrays.copyOf(words, used)),
                 java.util.Arrays.toString(java.util.Arrays.copyOf(again, used)));

@@ -50,6 +50,7 @@ class TwinsTest {
         }
         assertEquals(java.size(), c.keySet().stream().filter(k -> k.contains("_STATUS_")).count(),
                 "a status slot of simdbridge_c.h has no Java twin");
+        assertEquals(c.get("SIMDBRIDGE_BINDING_TAPE_STRINGS_IN_INPUT"), Long.valueOf(FfmBridge.BINDING_TAPE_STRINGS_IN_INPUT));
     }
 
     @Test

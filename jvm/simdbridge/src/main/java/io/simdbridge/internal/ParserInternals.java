@@ -16,8 +16,12 @@ import java.nio.ByteBuffer;
 public final class ParserInternals {
     /** The parser's binding tape, its empty crossings, and the native string writer. */
     public interface Access {
-        /** NativeParser.tape over an array: see its documentation there. */
-        boolean bindingTape(NativeParser parser, byte[] json, int offset, int length, long[] words, byte[] strings);
+        /**
+         * NativeParser.tape over an array: see its documentation there. With stringsInInput, string
+         * values with no escape may stay in {@code json} (BindingTape.IN_INPUT).
+         */
+        boolean bindingTape(NativeParser parser, byte[] json, int offset, int length, long[] words, byte[] strings,
+                boolean stringsInInput);
 
         /** NativeParser.tape over a direct buffer. */
         boolean bindingTape(NativeParser parser, ByteBuffer json, long[] words, byte[] strings);
@@ -25,7 +29,7 @@ public final class ParserInternals {
         /** Words written (or needed) by the last tape call. */
         /** -1: an array too small; 1: the tape follows the plan; 0: it does not (see NativeParser). */
         int bindingTapePlanned(NativeParser parser, java.lang.foreign.MemorySegment plan, byte[] json, int offset, int length,
-                long[] words, byte[] strings);
+                long[] words, byte[] strings, boolean stringsInInput);
 
         int bindingTapePlanned(NativeParser parser, java.lang.foreign.MemorySegment plan, ByteBuffer json, long[] words,
                 byte[] strings);

@@ -24,6 +24,8 @@ final class BindingTape extends BindingTapeReader {
     static final long OFFSET_MASK = (1L << 48) - 1;
     static final long LONE_SURROGATE = 1L << 55;
     static final long ASCII = 1L << 54;
+    /** A string value left in the input (ASCII, no escape): word 1's offset is into the input. */
+    static final long IN_INPUT = 1L << 53;
     static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     long[] words;
@@ -87,6 +89,16 @@ final class BindingTape extends BindingTapeReader {
         return (int) (words[w + 1] >>> 32);
     }
 
+    /** The array that holds the bytes of the string value at w: the input, or {@link #strings}. */
+    byte[] stringBytes(int w) {
+        return (words[w] & IN_INPUT) != 0 ? input : strings;
+    }
+
+    /** Where the string value at w starts in {@link #stringBytes}. */
+    int stringStart(int w) {
+        return (words[w] & IN_INPUT) != 0 ? inputOffset + stringOffset(w) : stringOffset(w);
+    }
+
     int stringLength(int w) {
         return (int) words[w + 1];
     }
@@ -144,7 +156,8 @@ final class BindingTape extends BindingTapeReader {
     }
 
     /**
-     * The string at w (kind STRING): ASCII (flagged by the native reader) copied as Latin-1, else
+     * The string at w (kind STRING): ASCII (flagged by the native reader) copied as Latin-1 from
+     * the tape's strings or, where the native reader left it there, from the input; else
      * decoded as UTF-8. The ASCII copy goes through String(byte[], int hibyte, int, int), which
      * for hibyte 0 is a plain copy with none of the charset constructor's dispatch.
      */
@@ -152,7 +165,8 @@ final class BindingTape extends BindingTapeReader {
     String text(int w) {
         long word = words[w];
         if ((word & ASCII) != 0) { // known ASCII: one copy, no scan
-            return new String(strings, 0, stringOffset(w), stringLength(w));
+            boolean inInput = (word & IN_INPUT) != 0; // one constructor call either way, to keep this inlined
+            return new String(inInput ? input : strings, 0, stringOffset(w) + (inInput ? inputOffset : 0), stringLength(w));
         }
         if ((word & LONE_SURROGATE) != 0) {
             return Utf8.decodeGeneralized(strings, stringOffset(w), stringLength(w));

@@ -288,9 +288,9 @@ public final class JsonMapper {
         try {
             for (int attempt = 0; ; attempt++) {
                 int written = plan != null
-                        ? (buffer == null ? PARSER.bindingTapePlanned(parser, plan.segment, json, offset, length, t.words, t.strings)
+                        ? (buffer == null ? PARSER.bindingTapePlanned(parser, plan.segment, json, offset, length, t.words, t.strings, true)
                                 : PARSER.bindingTapePlanned(parser, plan.segment, buffer, t.words, t.strings))
-                        : (buffer == null ? PARSER.bindingTape(parser, json, offset, length, t.words, t.strings)
+                        : (buffer == null ? PARSER.bindingTape(parser, json, offset, length, t.words, t.strings, true)
                                 : PARSER.bindingTape(parser, buffer, t.words, t.strings)) ? 0 : -1;
                 if (written >= 0) {
                     return written == 1;

@@ -72,10 +72,15 @@ final class Keys {
 
     /** The index of the key at tape word k, or -1; {@code guess} is tried first. */
     int find(BindingTape t, int k, int guess) {
-        byte[] s = t.strings;
-        int off = t.stringOffset(k);
+        byte[] s = t.stringBytes(k);
+        int off = t.stringStart(k);
         int len = t.stringLength(k);
-        // The tape's string array keeps 16 bytes of slack: 8-byte reads never run past it.
+        // The tape's string array keeps 16 bytes of slack: 8-byte reads never run past it. A
+        // string value left in the input (an enum's constant) may end closer to the input's end.
+        if (s.length - off < 16) {
+            s = Arrays.copyOfRange(s, off, off + len + 16);
+            off = 0;
+        }
         long a = word(s, off, len);
         long b = len > 8 ? word(s, off + 8, len - 8) : 0;
         if (guess < names.length && matches(guess, s, off, len, a, b)) {

@@ -189,7 +189,7 @@ final class ScalarCodecs {
             @Override
             T read(BindingTape t, int w) {
                 if (t.kind(w) == BindingTape.STRING) {
-                    T v = fast.parse(t.strings, t.stringOffset(w), t.stringLength(w));
+                    T v = fast.parse(t.stringBytes(w), t.stringStart(w), t.stringLength(w));
                     if (v != null) {
                         return v;
                     }

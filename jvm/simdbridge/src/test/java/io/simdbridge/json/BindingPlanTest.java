@@ -186,7 +186,7 @@ class BindingPlanTest {
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         try (NativeParser p = new NativeParser()) {
             return ParserInternals.get().bindingTapePlanned(p, plan.segment, bytes, 0, bytes.length, new long[4 * bytes.length + 64],
-                    new byte[bytes.length + 64]);
+                    new byte[bytes.length + 64], true);
         }
     }
 

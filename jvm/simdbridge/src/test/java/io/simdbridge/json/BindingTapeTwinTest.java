@@ -34,7 +34,8 @@ class BindingTapeTwinTest {
         while (bit.find()) {
             bits.put(bit.group(1), 1L << Integer.parseInt(bit.group(2)));
         }
-        assertEquals(Map.of("binding_tape_lone_surrogate", BindingTape.LONE_SURROGATE, "binding_tape_ascii", BindingTape.ASCII), bits);
+        assertEquals(Map.of("binding_tape_lone_surrogate", BindingTape.LONE_SURROGATE, "binding_tape_ascii", BindingTape.ASCII,
+                "binding_tape_in_input", BindingTape.IN_INPUT), bits);
         assertEquals(BindingTape.OFFSET_MASK + 1, 1L << Integer.parseInt(
                 header.replaceAll("(?s).*binding_tape_offset_mask = \\(uint64_t\\(1\\) << (\\d+)\\) - 1;.*", "$1")));
     }

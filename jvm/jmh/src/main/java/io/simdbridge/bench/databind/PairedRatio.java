@@ -242,8 +242,8 @@ public final class PairedRatio {
         return bytes -> {
             Object[] a = arrays.get();
             io.simdbridge.NativeParser parser = (io.simdbridge.NativeParser) a[0];
-            int written = plan != null ? access.bindingTapePlanned(parser, plan, bytes, 0, bytes.length, (long[]) a[1], (byte[]) a[2])
-                    : access.bindingTape(parser, bytes, 0, bytes.length, (long[]) a[1], (byte[]) a[2]) ? 0 : -1;
+            int written = plan != null ? access.bindingTapePlanned(parser, plan, bytes, 0, bytes.length, (long[]) a[1], (byte[]) a[2], true)
+                    : access.bindingTape(parser, bytes, 0, bytes.length, (long[]) a[1], (byte[]) a[2], true) ? 0 : -1;
             if (written < 0) { // (where the document does not follow the plan, nor does the read: both walk twice)
                 throw new IllegalStateException("the tape did not fit");
             }
