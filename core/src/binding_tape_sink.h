@@ -52,6 +52,69 @@ struct escape_table {
 };
 inline constexpr escape_table simple_escapes{};
 
+namespace detail {
+
+/**
+ * all_ascii's one loop; with `List`, the input's backslashes listed as well (see the second
+ * all_ascii).
+ */
+template <bool List>
+inline bool all_ascii(const uint8_t *p, size_t n, uint32_t *escapes, size_t most, bool &listed) noexcept {
+  size_t i = 0, k = 0;
+  listed = List;
+  [[maybe_unused]] const auto list = [&](uint64_t bits, size_t at) {
+    for (; bits != 0; bits &= bits - 1) {
+      if (k == most) {
+        listed = false;
+        return;
+      }
+      escapes[k++] = uint32_t(at + size_t(__builtin_ctzll(bits)));
+    }
+  };
+#if defined(__SSE2__)
+  [[maybe_unused]] const __m128i slash = _mm_set1_epi8('\\');
+  __m128i any = _mm_setzero_si128();
+  while (i + 64 <= n) {
+    const size_t stop = n - i >= 1024 ? i + 1024 : n - 63;
+    for (; i < stop; i += 64) {
+      const __m128i *v = reinterpret_cast<const __m128i *>(p + i);
+      const __m128i a = _mm_loadu_si128(v), b = _mm_loadu_si128(v + 1), c = _mm_loadu_si128(v + 2),
+                    d = _mm_loadu_si128(v + 3);
+      any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)));
+      if constexpr (List) {
+        const __m128i ea = _mm_cmpeq_epi8(a, slash), eb = _mm_cmpeq_epi8(b, slash), ec = _mm_cmpeq_epi8(c, slash),
+                      ed = _mm_cmpeq_epi8(d, slash);
+        if (listed && _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(ea, eb), _mm_or_si128(ec, ed))) != 0) {
+          list(uint64_t(uint32_t(_mm_movemask_epi8(ea))) | uint64_t(uint32_t(_mm_movemask_epi8(eb))) << 16 |
+                   uint64_t(uint32_t(_mm_movemask_epi8(ec))) << 32 | uint64_t(uint32_t(_mm_movemask_epi8(ed))) << 48,
+               i);
+        }
+      }
+    }
+    if (_mm_movemask_epi8(any) != 0) { return false; }
+  }
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + i));
+    any = _mm_or_si128(any, v);
+    if constexpr (List) {
+      if (listed) { list(uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v, slash))), i); }
+    }
+  }
+  if (_mm_movemask_epi8(any) != 0) { return false; }
+#endif
+  uint8_t high = 0;
+  for (; i < n; i++) {
+    high |= p[i];
+    if constexpr (List) {
+      if (listed && p[i] == '\\') { list(1, i); }
+    }
+  }
+  if constexpr (List) { escapes[k] = UINT32_MAX; }
+  return high < 0x80;
+}
+
+} // namespace detail
+
 /**
  * Whether the n bytes at p are all ASCII: 64 bytes a step (SSE2), with a look at what was
  * found every 1 KB (an input that is not stops early), the last bytes one at a time (the bytes
@@ -59,24 +122,8 @@ inline constexpr escape_table simple_escapes{};
  * of it needs the top bits of its bytes tracked (basic_binding_tape_sink's `AsciiInput`).
  */
 inline bool all_ascii(const uint8_t *p, size_t n) noexcept {
-  size_t i = 0;
-#if defined(__SSE2__)
-  __m128i any = _mm_setzero_si128();
-  while (i + 64 <= n) {
-    const size_t stop = n - i >= 1024 ? i + 1024 : n - 63;
-    for (; i < stop; i += 64) {
-      const __m128i *v = reinterpret_cast<const __m128i *>(p + i);
-      any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1)),
-                                           _mm_or_si128(_mm_loadu_si128(v + 2), _mm_loadu_si128(v + 3))));
-    }
-    if (_mm_movemask_epi8(any) != 0) { return false; }
-  }
-  for (; i + 16 <= n; i += 16) { any = _mm_or_si128(any, _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + i))); }
-  if (_mm_movemask_epi8(any) != 0) { return false; }
-#endif
-  uint8_t high = 0;
-  for (; i < n; i++) { high |= p[i]; }
-  return high < 0x80;
+  bool listed;
+  return detail::all_ascii<false>(p, n, nullptr, 0, listed);
 }
 
 /**
@@ -87,51 +134,7 @@ inline bool all_ascii(const uint8_t *p, size_t n) noexcept {
  * one from the list with a cursor instead of reading its bytes.
  */
 inline bool all_ascii(const uint8_t *p, size_t n, uint32_t *escapes, size_t most, bool &listed) noexcept {
-  size_t i = 0, k = 0;
-  listed = true;
-  const auto list = [&](uint64_t bits, size_t at) {
-    for (; bits != 0; bits &= bits - 1) {
-      if (k == most) {
-        listed = false;
-        return;
-      }
-      escapes[k++] = uint32_t(at + size_t(__builtin_ctzll(bits)));
-    }
-  };
-#if defined(__SSE2__)
-  const __m128i slash = _mm_set1_epi8('\\');
-  __m128i any = _mm_setzero_si128();
-  while (i + 64 <= n) {
-    const size_t stop = n - i >= 1024 ? i + 1024 : n - 63;
-    for (; i < stop; i += 64) {
-      const __m128i *v = reinterpret_cast<const __m128i *>(p + i);
-      const __m128i a = _mm_loadu_si128(v), b = _mm_loadu_si128(v + 1), c = _mm_loadu_si128(v + 2),
-                    d = _mm_loadu_si128(v + 3);
-      any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)));
-      const __m128i ea = _mm_cmpeq_epi8(a, slash), eb = _mm_cmpeq_epi8(b, slash), ec = _mm_cmpeq_epi8(c, slash),
-                    ed = _mm_cmpeq_epi8(d, slash);
-      if (listed && _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(ea, eb), _mm_or_si128(ec, ed))) != 0) {
-        list(uint64_t(uint32_t(_mm_movemask_epi8(ea))) | uint64_t(uint32_t(_mm_movemask_epi8(eb))) << 16 |
-                 uint64_t(uint32_t(_mm_movemask_epi8(ec))) << 32 | uint64_t(uint32_t(_mm_movemask_epi8(ed))) << 48,
-             i);
-      }
-    }
-    if (_mm_movemask_epi8(any) != 0) { return false; }
-  }
-  for (; i + 16 <= n; i += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + i));
-    any = _mm_or_si128(any, v);
-    if (listed) { list(uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v, slash))), i); }
-  }
-  if (_mm_movemask_epi8(any) != 0) { return false; }
-#endif
-  uint8_t high = 0;
-  for (; i < n; i++) {
-    high |= p[i];
-    if (listed && p[i] == '\\') { list(1, i); }
-  }
-  escapes[k] = UINT32_MAX;
-  return high < 0x80;
+  return detail::all_ascii<true>(p, n, escapes, most, listed);
 }
 
 /**

@@ -164,9 +164,8 @@ final class BindingTape extends BindingTapeReader {
     @SuppressWarnings("deprecation")
     String text(int w) {
         long word = words[w];
-        if ((word & ASCII) != 0) { // known ASCII: one copy, no scan
-            boolean inInput = (word & IN_INPUT) != 0; // one constructor call either way, to keep this inlined
-            return new String(inInput ? input : strings, 0, stringOffset(w) + (inInput ? inputOffset : 0), stringLength(w));
+        if ((word & ASCII) != 0) { // known ASCII: one copy, no scan (one constructor call for both arrays)
+            return new String(stringBytes(w), 0, stringStart(w), stringLength(w));
         }
         if ((word & LONE_SURROGATE) != 0) {
             return Utf8.decodeGeneralized(strings, stringOffset(w), stringLength(w));
