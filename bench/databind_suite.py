@@ -326,7 +326,7 @@ def summarize(runs, scenarios, virtual, paired, heaps, settings, target_ops):
     unsteady = sorted(what for what, s in steady if not s)
     return {"settings": settings, "users": users, "stages_ns_per_document": stages, "scenarios": six,
             "virtual_thread_per_read_1kb": per_thread, "smallest_heap_1000kb": heaps,
-            "targets": targets, "unsteady_warmups": unsteady,
+            "targets": targets, "unsteady_warmups": unsteady, "byte_array_writes": ("write", 1) in target_ops,
             "side_by_side_jvms": len(steady),
             "method": "targets judged side by side (PairedRatio: JVMs of their own per comparison, Users in "
                       "two (three with FULL=1), turns of 50 to 200 ms after a warmup that lasts until the JIT "
@@ -359,8 +359,9 @@ def markdown(out):
              "95% interval (order statistics; `PairedRatio`), the Users comparisons run in several JVMs and "
              "their rounds pooled (each JVM's median after the interval). \"fastjson2-features\" is fastjson2 as "
              "java-json-benchmark configures it (its own reader and writer providers); writes to a stream "
-             "go to a ByteArrayOutputStream kept per thread, as that harness writes. Allocation: JMH's "
-             "`-prof gc`.\n",
+             "go to a ByteArrayOutputStream kept per thread, as that harness writes"
+             + ("" if out.get("byte_array_writes") else " (writes to a byte array: FULL=1 only)")
+             + ". Allocation: JMH's `-prof gc`.\n",
              report.markdown_table(["what", "ratio", "target", ""],
                                    [[t["what"], "%.2fx (%.2f to %.2f%s)" % (
                                        t["ratio"], t["ci95"][0], t["ci95"][1],
