@@ -4,9 +4,9 @@ dumpb_arrow against pyarrow.json.read_json, polars.read_ndjson / write_ndjson an
 read_json / COPY ... TO, side by side, on one thread and on two.
 
 Files: the corpus's GH Archive hour (18 MB of events) and a flat file of 9 scalar fields that
-bench/make_flat_ndjson.py writes from a fixed seed (100 MB, 400 MB with FULL=1; cached under build/). Cases:
-read with the full schema, with a 6-field projection, and inferring the schema; write the
-flat table back as NDJSON.
+bench/make_flat_ndjson.py writes from a fixed seed (100 MB, 400 MB with FULL=1; cached under
+build/). Cases: read with the full schema, with a 6-field projection, and inferring the schema;
+write the flat table back as NDJSON.
 
 The gate comes first: on every file, the tables that simdbridge, pyarrow and polars read with
 the schema (and DuckDB's) are compared cell by cell, and the run stops on a difference. Peers

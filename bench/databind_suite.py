@@ -53,9 +53,10 @@ FULL = ["-f", "3", "-wi", "5", "-w", "1s", "-i", "10", "-r", "1s"]
 # library warms up for 600 to 800 ms at least in the quick run (JMH's quick forks: 900 ms): with
 # 200 ms, Jackson's dates read was still being compiled for half the rounds (21.8x, 95%: 7.7 to
 # 31.7). The quick run's Users slices are 80 ms (eight rounds at least, 640 ms), which keeps the
-# suite within its share of the 25 minutes; a 1 KB slice still holds tens of thousands of reads. Users run in two JVMs (three in the full run), their rounds pooled: one JVM can run a
-# library at 0.7x of its speed in the others for its whole life (on two threads, fastjson2's
-# reader in some JVMs, simdbridge's in others), which one JVM's interval cannot show.
+# suite within its share of the 25 minutes; a 1 KB slice still holds tens of thousands of reads.
+# Users run in two JVMs (three in the full run), their rounds pooled: one JVM can run a library
+# at 0.7x of its speed in the others for its whole life (on two threads, fastjson2's reader in
+# some JVMs, simdbridge's in others), which one JVM's interval cannot show.
 PAIRED_QUICK = {"users": ("80", "8+20", "8", 2), "scenario": ("50", "12+20", "16", 1)}
 PAIRED_FULL = {"users": ("200", "10+40", "20", 3), "scenario": ("100", "10+40", "40", 1)}
 SCENARIOS = ["simple", "nested", "dates", "list-of-100", "map-of-mixed", "escaped-string"]
