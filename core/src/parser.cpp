@@ -123,6 +123,7 @@ error read_stream(parser::state &st, const parser_options &options, input in, Si
   bool fast = pos == in.size || internal::leading_bytes_error(data, in.size) == error_code::success;
   if (!fast) { pos = 0; }
   while (pos < in.size) {
+    if (fast && internal::is_number_start(data[pos])) { fast = false; } // see is_number_start
     if (fast) {
       // parse_many's second thread runs stage 1 of the next batch in a parser of its own, made
       // at simdjson's default depth (1024), and swaps it with ours for that batch's stage 2: a
@@ -149,6 +150,10 @@ error read_stream(parser::state &st, const parser_options &options, input in, Si
           }
           if (first_non_whitespace(data, covered, start) != start) { // skipped bytes
             resume = first_non_whitespace(data, covered, start);
+            break;
+          }
+          if (internal::is_number_start(data[start])) { // the scalar parser reads on from it
+            resume = start;
             break;
           }
           const auto code = (*it).error();

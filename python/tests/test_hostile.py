@@ -78,3 +78,16 @@ def test_a_stream_error_at_the_end_of_a_long_str_is_raised_quickly():
     elapsed = time.perf_counter() - start
     assert error.pos == len(doc) - 1
     assert elapsed < 1.0, elapsed
+
+
+@pytest.mark.parametrize("unit", [b"7\n", b"-1.5e3\n", b'{"a":1}\n-2\n'])
+def test_a_stream_of_small_numbers_is_read_in_linear_time(unit):
+    # simdjson 3.0.1's parse_many copied the rest of its batch for each number at the root: the
+    # checksum of a 4 MB stream of them took about 50 s (the core now leaves parse_many there).
+    data = unit * ((4 << 20) // len(unit))
+    start = time.perf_counter()
+    simdbridge.checksum(data, stream=True)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 10.0, elapsed
+    head = unit * 1000
+    assert list(simdbridge.loads_many(head)) == [json.loads(line) for line in head.splitlines()]

@@ -141,5 +141,67 @@ TEST(HostileShapes, TimeIsLinear) {
   }
 }
 
+/** Seconds per document of each stream entry point over `text`, the slowest of them. */
+double slowest_per_document(const std::string &text, uint64_t documents) {
+  double slowest = 0;
+  const auto each = [&](const std::function<void()> &f) {
+    double best = 1e9; // the best of three: a pause of the machine is not the code's
+    for (int round = 0; round < 3; round++) { best = std::min(best, time_of(f)); }
+    slowest = std::max(slowest, best / double(documents));
+  };
+  parser p;
+  each([&] { EXPECT_TRUE(p.checksum_stream(input::copy_of(text)).ok()); });
+  each([&] {
+    const result<uint64_t> n = p.validate_stream(input::copy_of(text));
+    EXPECT_TRUE(n.ok() && n.value() == documents);
+  });
+  for (const stream_format format : {stream_format::whitespace, stream_format::lines}) {
+    each([&] {
+      stream_reader reader(input::copy_of(text), format);
+      uint64_t n = 0;
+      for (result<bool> more = reader.next(); more.ok() && more.value(); more = reader.next()) { n++; }
+      EXPECT_EQ(n, documents);
+    });
+    each([&] {
+      block_options options;
+      options.format = format;
+      options.threads = 2;
+      block_reader reader(input::copy_of(text), options);
+      uint64_t n = 0;
+      for (result<bool> more = reader.next(); more.ok() && more.value(); more = reader.next()) { n++; }
+      EXPECT_EQ(n, documents);
+    });
+  }
+  return slowest;
+}
+
+/**
+ * A stream of many small documents at the root, numbers among them: simdjson 3.0.1's parse_many
+ * copies the rest of its batch for each root number (see stream/parse_many_checks.h), which made
+ * a 1 MB stream of them take seconds (17 us a document). Each entry point now takes well under a
+ * microsecond a document for every shape, as for a stream of small records.
+ */
+TEST(HostileShapes, StreamsOfSmallScalarsTakeLinearTime) {
+  if (sanitized) { GTEST_SKIP() << "measured in the build without sanitizers"; }
+  struct unit {
+    const char *name;
+    std::string text;
+    uint64_t documents; // in one text
+  };
+  const std::vector<unit> units = {
+      {"root numbers", "7\n", 1},
+      {"negative and fractional numbers", "-1.5e3\n", 1},
+      {"records and numbers", "{\"a\":1}\n-2\n", 2},
+      {"root strings", "\"ab\"\n", 1},
+      {"root literals", "true\nnull\n", 2},
+      {"small records", "{\"a\":1}\n", 1},
+  };
+  for (const unit &u : units) {
+    const std::string text = repeat(u.text, 1u << 20); // one batch of the default size
+    const double seconds = slowest_per_document(text, text.size() / u.text.size() * u.documents);
+    EXPECT_LT(seconds, 4e-6) << u.name << ": " << seconds * 1e9 << " ns a document";
+  }
+}
+
 } // namespace
 } // namespace simdbridge::test
