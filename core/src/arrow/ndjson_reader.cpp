@@ -404,14 +404,9 @@ bool merge_type(field &into, element v, std::string &path, std::string &why, uin
     simdjson::dom::object object;
     if (v.get(object) != simdjson::SUCCESS) { return false; } // (its type was read above)
     for (simdjson::dom::key_value_pair kv : object) {
-      field *child = nullptr;
-      for (field &c : into.children) {
-        if (c.name == kv.key) { child = &c; }
-      }
-      if (child == nullptr) {
-        into.children.push_back(arrow::named(std::string(kv.key)));
-        child = &into.children.back();
-      }
+      const size_t at = into.by_name.find(into.children, kv.key);
+      if (at == into.children.size()) { into.children.push_back(arrow::named(std::string(kv.key))); }
+      field *child = &into.children[at];
       if (!merge_type(*child, kv.value, path, why, floor)) {
         if (why != out_of_stack) { path = "/" + escape_pointer_step(kv.key) + path; }
         return false;
@@ -449,13 +444,10 @@ bool merge_fields(field &into, const field &from) {
   if (into.type == kind::list) { return merge_fields(into.children[0], from.children[0]); }
   if (into.type == kind::structure) {
     for (const field &c : from.children) {
-      field *mine = nullptr;
-      for (field &m : into.children) {
-        if (m.name == c.name) { mine = &m; }
-      }
-      if (mine == nullptr) {
+      const size_t at = into.by_name.find(into.children, c.name);
+      if (at == into.children.size()) {
         into.children.push_back(c);
-      } else if (!merge_fields(*mine, c)) {
+      } else if (!merge_fields(into.children[at], c)) {
         return false;
       }
     }

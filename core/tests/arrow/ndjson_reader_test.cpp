@@ -7,6 +7,8 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -606,6 +608,92 @@ TEST(ArrowBlockReader, InferenceFromTheFirstBlockGivesTheWholeInputsSchema) {
     inferred += b.error.ok();
   }
   EXPECT_GT(inferred, 100u);
+}
+
+TEST(ArrowBlockReader, InferenceOfWideRecordsKeepsTheOrderKeysFirstAppearIn) {
+  // Past 16 fields inference looks keys up by name (arrow::child_index): records of up to 60 of
+  // 90 keys in random order, a nested object of as many, over blocks, threads and the reference
+  // reader: the fields are those of a linear search, in the order they first appear.
+  for (uint32_t seed = 1; seed <= 40; seed++) {
+    generator g(seed);
+    std::string ndjson;
+    std::vector<std::string> top, nested; // the expected fields, in order of first appearance
+    const auto note = [](std::vector<std::string> &seen, const std::string &key) {
+      if (std::find(seen.begin(), seen.end(), key) == seen.end()) { seen.push_back(key); }
+    };
+    const auto members = [&](std::vector<std::string> &seen, uint32_t count) {
+      std::string out;
+      std::vector<bool> used(90);
+      for (uint32_t m = 0; m < count; m++) {
+        const uint32_t k = g.next(90);
+        if (used[k]) { continue; }
+        used[k] = true;
+        const std::string key = "key" + std::to_string(k);
+        note(seen, key);
+        out += (out.empty() ? "\"" : ", \"") + key + "\": " + std::to_string(k);
+      }
+      return out;
+    };
+    const uint32_t records = 1 + g.next(30);
+    for (uint32_t r = 0; r < records; r++) {
+      std::string record = members(top, g.next(60));
+      if (g.next(2)) {
+        note(top, "o");
+        record += (record.empty() ? "" : ", ") + std::string("\"o\": {") + members(nested, g.next(60)) + "}";
+      }
+      ndjson += "{" + record + "}\n";
+    }
+    std::string expected = "struct<";
+    for (const std::string &key : top) {
+      if (expected.size() > 7) { expected += ", "; }
+      if (key != "o") {
+        expected += key + ": int64";
+        continue;
+      }
+      expected += "o: struct<";
+      for (size_t i = 0; i < nested.size(); i++) { expected += (i ? ", " : "") + nested[i] + ": int64"; }
+      expected += ">";
+    }
+    expected += ">";
+    arrow_read_options fast, reference;
+    fast.block_size = 1 + g.next(2000);
+    fast.threads = 1 + g.next(3);
+    reference.reference_reader = true;
+    for (const arrow_read_options &options : {fast, reference}) {
+      const read_result r = read(ndjson, nullptr, options);
+      ASSERT_TRUE(r.error.ok()) << r.error.message;
+      EXPECT_EQ(r.schema, expected) << "seed " << seed << "\n" << ndjson;
+      EXPECT_EQ(r.rows.size(), records);
+    }
+  }
+}
+
+TEST(ArrowReader, InferenceOverOneWideObjectTakesLinearTime) {
+  // A linear search per key made one object of 100,000 keys take 96 s (Python's loads_arrow).
+  const auto object_of = [](size_t keys) {
+    std::string json = "{";
+    for (size_t k = 0; k < keys; k++) { json += (k ? ",\"k" : "\"k") + std::to_string(k) + "\":1"; }
+    return json + "}\n";
+  };
+  const std::string small = object_of(25000), large = object_of(100000);
+  const auto seconds = [](const std::string &ndjson) {
+    double best = 1e9;
+    for (int round = 0; round < 3; round++) {
+      const auto start = std::chrono::steady_clock::now();
+      ArrowSchema schema{};
+      const arrow_error e = infer_arrow_schema(input::copy_of(ndjson), {}, &schema);
+      EXPECT_TRUE(e.ok()) << e.message;
+      if (schema.release) {
+        EXPECT_EQ(schema.n_children, ndjson.size() > 1000000 ? 100000 : 25000);
+        schema.release(&schema);
+      }
+      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    return best;
+  };
+  const double t1 = seconds(small), t4 = seconds(large);
+  // Four times the keys: 4 when linear, 16 when quadratic.
+  EXPECT_LT(t4 / t1, 8.0) << t1 << " s, then " << t4 << " s for four times the keys";
 }
 
 /** read() over a file: ndjson_file_to_arrow. */
