@@ -457,7 +457,14 @@ msgpack_error convert_stream(input in, const msgpack_options &options, const msg
     while (p < in.size) {
       const size_t start = p;
       if (error e = skim(in.data, in.size, p); !e.ok()) {
-        skimmed = {e, values + 1};
+        // The value's error is the one the converter meets first, as where it is read alone: a
+        // depth limit or bad UTF-8 may come before the end the skim found missing.
+        std::vector<uint8_t> scratch;
+        converter c(in.data, in.size, options);
+        json_out o(scratch);
+        size_t q = start;
+        const error first = c.value(q, o);
+        skimmed = {first.ok() ? e : first, values + 1};
         p = start;
         break;
       }

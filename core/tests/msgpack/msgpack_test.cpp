@@ -327,14 +327,30 @@ TEST(MsgpackToJson, StreamsAreALinePerValueOnAnyNumberOfThreads) {
   o.stream = true;
   EXPECT_EQ(unpacked("", o), "");
   // A broken value: its document and offset, whether the skim finds it (a truncation, a
-  // reserved byte) or a block does (invalid UTF-8), on any number of threads.
+  // reserved byte) or a block does (invalid UTF-8), on any number of threads; the error is the
+  // one the value gives read alone (the first in reading order, where the skim found another).
+  const std::string cut_last = values.substr(starts[4999], values.size() - 3 - starts[4999]);
+  const msgpack_error cut_alone = unpack_error(cut_last);
+  EXPECT_EQ(cut_alone.e.code, error_code::msgpack_truncated);
+  const std::string deep_and_cut = std::string(2000, char(0x91)) + "\x92"; // past the depth, then cut
+  const msgpack_error deep_alone = unpack_error(deep_and_cut);
+  EXPECT_EQ(deep_alone.e.code, error_code::depth_limit);
+  const std::string bad_text_then_cut = from_hex("92 a2c328"); // invalid UTF-8, then the array cut
+  const msgpack_error bad_text_alone = unpack_error(bad_text_then_cut);
+  EXPECT_EQ(bad_text_alone.e.code, error_code::invalid_utf8);
   for (unsigned threads : {1u, 4u}) {
     o.threads = threads;
     o.block_size = 100;
     msgpack_error e = unpack_error(values.substr(0, values.size() - 3), o);
     EXPECT_EQ(e.e.code, error_code::msgpack_truncated);
-    EXPECT_EQ(e.e.offset, starts[4999]);
+    EXPECT_EQ(e.e.offset, starts[4999] + cut_alone.e.offset);
     EXPECT_EQ(e.document, 5000u);
+    for (const auto &[tail, alone] : {std::make_pair(deep_and_cut, deep_alone), std::make_pair(bad_text_then_cut, bad_text_alone)}) {
+      e = unpack_error(values + tail, o);
+      EXPECT_EQ(e.e.code, alone.e.code) << hex(tail);
+      EXPECT_EQ(e.e.offset, values.size() + alone.e.offset) << hex(tail);
+      EXPECT_EQ(e.document, 5001u) << hex(tail);
+    }
     std::string bad = values;
     bad[starts[1234]] = char(0xc1);
     e = unpack_error(bad, o);
