@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // JSON and MessagePack, each way round: the input read as MessagePack (one value, and as a
-// stream on 1 and 3 threads, which must agree) and, where it converts, its JSON must be valid,
+// stream on 1 and 3 threads, which must agree, and give a broken first value the error it gives
+// alone) and, where it converts, its JSON must be valid,
 // pack, and unpack to the same text; the input read as JSON and, where it packs, its MessagePack
 // must unpack to JSON that packs and unpacks to itself. Nothing may read out of bounds or crash.
 #include <string>
@@ -40,7 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::vector<uint8_t> json;
   const std::vector<uint8_t> bytes(data, data + size); // exactly its bytes: nothing past them to read
   msgpack_options o;
-  if (msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), o, json).ok()) { check_round_trip(p, json, false); }
+  const msgpack_error alone = msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), o, json);
+  if (alone.ok()) { check_round_trip(p, json, false); }
   // As a stream, on 1 and 3 threads with small blocks: the same outcome.
   o.stream = true;
   o.block_size = 7;
@@ -53,6 +55,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::abort();
   }
   if (a.ok()) { check_round_trip(p, one, true); }
+  // A first value that is broken gives the stream the error it gives read alone.
+  if (!alone.ok() && alone.e.code != error_code::trailing_content && alone.e.code != error_code::empty_input &&
+      (a.e.code != alone.e.code || a.e.offset != alone.e.offset || a.document != 1)) {
+    std::fprintf(stderr, "FINDING: the first value alone and as a stream: %s vs %s\n", describe(alone).c_str(),
+                 describe(a).c_str());
+    std::abort();
+  }
   // Options that let more through: never a crash.
   o = {};
   o.validate_utf8 = false;
