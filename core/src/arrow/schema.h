@@ -26,9 +26,10 @@ struct field;
 
 /**
  * A struct's children by name, for inference, which looks up each key of each record among
- * them (a linear search made one wide object of 100,000 keys take 96 s): built on first need
- * past 16 children, kept up as children are appended. A cache, not part of the value: a copy
- * starts empty, and it is built again where the children's array has moved.
+ * them (a linear search would make one wide object take time growing with the square of its
+ * keys): built on first need past 16 children, kept up as children are appended. A cache, not
+ * part of the value: a copy starts empty, and it is built again where the children's array has
+ * moved.
  */
 class child_index {
 public:
@@ -41,7 +42,7 @@ public:
   child_index(child_index &&) noexcept = default;
   child_index &operator=(child_index &&) noexcept = default;
 
-  /** The index of the first child named `name` in `children` (only ever appended to), or children.size(). */
+  /** The first child named `name` in `children` (only ever appended to): its index, or children.size(). */
   size_t find(const std::vector<field> &children, std::string_view name);
 
 private:

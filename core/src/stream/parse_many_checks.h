@@ -3,9 +3,10 @@
 // trusted on its own: it reports a first-stage error at the start of the batch that holds it,
 // drops an unfinished last document without an error, may cut a scalar at the root in two
 // ("123456" read as "123" and "456"), may stop early, silently, where a large document starts
-// near a batch's end, and copies the rest of its batch for each number at the root. Its readers (parser.cpp's checksum of a stream, stream.cpp's
-// batched reader) account for every byte with these helpers and give what they cannot account
-// for to a parser that reads one document at a time.
+// near a batch's end, and copies the rest of its batch for each number at the root. Its readers
+// (parser.cpp's checksum of a stream, stream.cpp's batched reader) account for every byte with
+// these helpers and give what they cannot account for to a parser that reads one document at a
+// time.
 #ifndef SIMDBRIDGE_SRC_STREAM_PARSE_MANY_CHECKS_H
 #define SIMDBRIDGE_SRC_STREAM_PARSE_MANY_CHECKS_H
 
@@ -25,9 +26,9 @@ inline bool is_container_start(uint8_t first) noexcept { return first == '{' || 
 /**
  * Whether a document starting with `first` is a number. simdjson 3.0.1's parse_many copies the
  * rest of its batch to parse a number at the root (its tape builder's copy of the input, padded
- * with spaces, made for each one), so a batch of N small numbers costs N copies of up to a batch:
- * a 1 MB stream of them took seconds. Its readers leave parse_many at a root number, at most
- * once a batch, and the scalar parser reads on from there.
+ * with spaces, made for each one), so a batch of N small numbers costs N copies of up to a batch,
+ * time that grows with the square of the batch. Its readers leave parse_many at a root number,
+ * at most once a batch, and the scalar parser reads on from there.
  */
 inline bool is_number_start(uint8_t first) noexcept { return first == '-' || (first >= '0' && first <= '9'); }
 

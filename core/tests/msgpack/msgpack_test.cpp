@@ -345,7 +345,8 @@ TEST(MsgpackToJson, StreamsAreALinePerValueOnAnyNumberOfThreads) {
     EXPECT_EQ(e.e.code, error_code::msgpack_truncated);
     EXPECT_EQ(e.e.offset, starts[4999] + cut_alone.e.offset);
     EXPECT_EQ(e.document, 5000u);
-    for (const auto &[tail, alone] : {std::make_pair(deep_and_cut, deep_alone), std::make_pair(bad_text_then_cut, bad_text_alone)}) {
+    for (const auto &[tail, alone] :
+         {std::make_pair(deep_and_cut, deep_alone), std::make_pair(bad_text_then_cut, bad_text_alone)}) {
       e = unpack_error(values + tail, o);
       EXPECT_EQ(e.e.code, alone.e.code) << hex(tail);
       EXPECT_EQ(e.e.offset, values.size() + alone.e.offset) << hex(tail);

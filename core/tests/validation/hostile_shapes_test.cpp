@@ -177,9 +177,9 @@ double slowest_per_document(const std::string &text, uint64_t documents) {
 
 /**
  * A stream of many small documents at the root, numbers among them: simdjson 3.0.1's parse_many
- * copies the rest of its batch for each root number (see stream/parse_many_checks.h), which made
- * a 1 MB stream of them take seconds (17 us a document). Each entry point now takes well under a
- * microsecond a document for every shape, as for a stream of small records.
+ * copies the rest of its batch for each root number (see stream/parse_many_checks.h), tens of
+ * microseconds a document over a batch of them. Each entry point must take well under that for
+ * every shape, as for a stream of small records.
  */
 TEST(HostileShapes, StreamsOfSmallScalarsTakeLinearTime) {
   if (sanitized) { GTEST_SKIP() << "measured in the build without sanitizers"; }

@@ -136,8 +136,8 @@ class NativeParserTest {
     }
 
     /**
-     * simdjson 3.0.1's parse_many copied the rest of its batch for each number at the root: a
-     * 4 MB stream of them took about 50 s to validate (the core now leaves parse_many there).
+     * simdjson 3.0.1's parse_many copies the rest of its batch for each number at the root, time
+     * that grows with the square of the batch (the core leaves parse_many there).
      */
     @ParameterizedTest
     @EnumSource(Bridge.class)
