@@ -162,6 +162,13 @@ def test_malformed_input_is_a_clear_error(data, message, offset):
     assert message in str(e.value) and e.value.offset == offset, str(e.value)
 
 
+@pytest.mark.parametrize("data,offset", [(b"7\n", 0), (b'{"a": 1}\n[1, 2]\n', 9)])
+def test_a_record_that_is_not_an_object_is_named_so_when_inferring(data, offset):
+    with pytest.raises(simdbridge.StreamError) as e:
+        simdbridge.loads_arrow(data)
+    assert "a record must be an object" in str(e.value) and e.value.offset == offset, str(e.value)
+
+
 def test_blank_lines_crlf_and_a_last_line_without_newline():
     data = b'\n{"a": 1}\r\n\r\n  \n{"a": 2}\n{"a": 3}'
     assert ours(data).column("a").to_pylist() == [1, 2, 3]

@@ -677,6 +677,19 @@ private:
   std::vector<uint8_t> last_copy_;
 };
 
+/** A record's types merged into `into` (inference); false with `why` where it conflicts or is not an object. */
+bool merge_record(field &into, element root, mismatch &why, std::string &path) {
+  if (root.type() != element_type::OBJECT) {
+    why.reason = std::string("a record must be an object, found ") + json_type_name(root);
+    return false;
+  }
+  if (!merge_type(into, root, path, why.reason, stack_floor())) {
+    why.path = path;
+    return false;
+  }
+  return true;
+}
+
 arrow_error infer(reader &r, field &schema) {
   for (block &b : r.blocks()) { // (a read with a sampled schema may have gone over them)
     b.records = 0;
@@ -685,17 +698,8 @@ arrow_error infer(reader &r, field &schema) {
   }
   r.each_block([&](record_parser &parser, block &b) {
     std::string path;
-    r.read_records(parser, b, nullptr, [&](element root, mismatch &why, std::string_view) {
-      if (root.type() != element_type::OBJECT) {
-        why.reason = std::string("a record must be an object, found ") + json_type_name(root);
-        return false;
-      }
-      if (!merge_type(b.inferred, root, path, why.reason, stack_floor())) {
-        why.path = path;
-        return false;
-      }
-      return true;
-    });
+    r.read_records(parser, b, nullptr,
+                   [&](element root, mismatch &why, std::string_view) { return merge_record(b.inferred, root, why, path); });
   });
   schema = arrow::named("", kind::structure);
   schema.nullable = false;
@@ -710,13 +714,8 @@ arrow_error infer(reader &r, field &schema) {
       record_parser parser;
       b.records = 0;
       b.error = {};
-      r.read_records(parser, b, nullptr, [&](element root, mismatch &why, std::string_view) {
-        if (!merge_type(so_far, root, path, why.reason, stack_floor())) {
-          why.path = path;
-          return false;
-        }
-        return true;
-      });
+      r.read_records(parser, b, nullptr,
+                     [&](element root, mismatch &why, std::string_view) { return merge_record(so_far, root, why, path); });
       return r.first_error();
     }
   }

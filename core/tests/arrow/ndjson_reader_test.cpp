@@ -192,6 +192,29 @@ TEST(ArrowReader, TheSameBatchesAndErrorsForEveryBlockSizeAndThreadCount) {
   }
 }
 
+TEST(ArrowReader, ARecordThatIsNotAnObjectIsNamedSoWhenInferring) {
+  // The first record, or one after others: found by the first pass over a block or by the
+  // pass that reads a failed block again, with the same message on every route.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"7\n", "record 1: a record must be an object, found an integer at byte 0"},
+      {"{\"a\": 1}\n[1]\n", "record 2: a record must be an object, found an array at byte 9"},
+      {"{\"a\": 1}\n\"x\"\n{\"b\": 2}\n", "record 2: a record must be an object, found a string at byte 9"},
+  };
+  for (const auto &[ndjson, message] : cases) {
+    for (size_t block : {size_t(1), size_t(1) << 20}) {
+      for (unsigned threads : {1u, 3u}) {
+        for (bool reference : {false, true}) {
+          arrow_read_options options;
+          options.block_size = block;
+          options.threads = threads;
+          options.reference_reader = reference;
+          EXPECT_EQ(read(ndjson, nullptr, options).error.message, message) << block << " " << threads << " " << reference;
+        }
+      }
+    }
+  }
+}
+
 TEST(ArrowReader, MalformedRecordsAreTheScalarParsersErrors) {
   EXPECT_EQ(read("{\"a\": 1}\n{\"a\": tru}\n", &record).error.message, "record 2: invalid literal: expected true, false or null at byte 15");
   EXPECT_EQ(read("{\"a\": 1}\n[1]\n", &record).error.message, "record 2: a record must be an object, found an array at byte 9");
