@@ -27,10 +27,11 @@ inline bool is_container_start(uint8_t first) noexcept { return first == '{' || 
  * Whether a document starting with `first` is a number. simdjson 3.0.1's parse_many copies the
  * rest of its batch to parse a number at the root (its tape builder's copy of the input, padded
  * with spaces, made for each one), so a batch of N small numbers costs N copies of up to a batch,
- * time that grows with the square of the batch. Its readers leave parse_many at a root number,
- * at most once a batch, and the scalar parser reads on from there.
+ * time that grows with the square of the batch. parser.cpp's read_stream leaves parse_many at a
+ * root number (stream.cpp's reader, at any root scalar), at most once a batch, and the scalar
+ * parser reads on from there.
  */
-inline bool is_number_start(uint8_t first) noexcept { return first == '-' || (first >= '0' && first <= '9'); }
+inline bool is_number_start(uint8_t first) noexcept { return first == '-' || is_digit(first); }
 
 /**
  * One past the last byte of the document that parse_many just yielded at `start`: the closing

@@ -141,6 +141,13 @@ TEST(HostileShapes, TimeIsLinear) {
   }
 }
 
+/** The documents a stream_reader or block_reader gives before its end or an error. */
+template <typename Reader> uint64_t documents_of(Reader &reader) {
+  uint64_t n = 0;
+  for (result<bool> more = reader.next(); more.ok() && more.value(); more = reader.next()) { n++; }
+  return n;
+}
+
 /** Seconds per document of each stream entry point over `text`, the slowest of them. */
 double slowest_per_document(const std::string &text, uint64_t documents) {
   double slowest = 0;
@@ -158,18 +165,14 @@ double slowest_per_document(const std::string &text, uint64_t documents) {
   for (const stream_format format : {stream_format::whitespace, stream_format::lines}) {
     each([&] {
       stream_reader reader(input::copy_of(text), format);
-      uint64_t n = 0;
-      for (result<bool> more = reader.next(); more.ok() && more.value(); more = reader.next()) { n++; }
-      EXPECT_EQ(n, documents);
+      EXPECT_EQ(documents_of(reader), documents);
     });
     each([&] {
       block_options options;
       options.format = format;
       options.threads = 2;
       block_reader reader(input::copy_of(text), options);
-      uint64_t n = 0;
-      for (result<bool> more = reader.next(); more.ok() && more.value(); more = reader.next()) { n++; }
-      EXPECT_EQ(n, documents);
+      EXPECT_EQ(documents_of(reader), documents);
     });
   }
   return slowest;
