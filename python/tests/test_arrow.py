@@ -296,6 +296,17 @@ def test_what_it_cannot_write_is_a_clear_error():
         simdbridge.dumpb_arrow([1, 2])
 
 
+@pytest.mark.parametrize("levels", [1100, 20000])
+def test_a_schema_nested_past_the_depth_limit_is_refused(levels):
+    # pyarrow builds and exports types of any depth; the readers walk a schema by recursion
+    # (20,000 levels of it overflowed the stack), and take 1024 levels as they do for records.
+    deep = pa.int64()
+    for _ in range(levels):
+        deep = pa.list_(deep)
+    with pytest.raises(ValueError, match="the schema nests deeper than 1024 levels"):
+        simdbridge.loads_arrow(b'{"x": null}\n', pa.schema([("x", deep)]))
+
+
 def test_dump_arrow_writes_the_same_bytes_to_a_path_and_a_file(tmp_path):
     table = ours(flat_records(20000), FLAT)  # several pieces of output
     expected = simdbridge.dumpb_arrow(table, threads=1)

@@ -6,6 +6,8 @@
 #include <memory>
 #include <new>
 
+#include "simdbridge/simdbridge_c.h"
+
 namespace simdbridge::arrow {
 
 size_t field::width() const noexcept {
@@ -33,9 +35,8 @@ const simple_format simple_formats[] = {
     {"+l", kind::list},   {"+L", kind::large_list}, {"+m", kind::map},
 };
 
-} // namespace
-
-bool import_schema(const ArrowSchema &schema, field &out, std::string &why) {
+/** import_schema for a field `level` deep (the record's struct is level 1). */
+bool import_at(const ArrowSchema &schema, field &out, std::string &why, uint32_t level) {
   if (schema.release == nullptr || schema.format == nullptr) {
     why = "a released or empty ArrowSchema";
     return false;
@@ -83,6 +84,14 @@ bool import_schema(const ArrowSchema &schema, field &out, std::string &why) {
   }
   const bool nested = out.type == kind::structure || out.type == kind::list || out.type == kind::large_list ||
                       out.type == kind::map;
+  // The readers and the writer walk a schema's fields by recursion, as this does: structs, lists
+  // and maps nesting past the limit the readers keep for records (a caller's schema, or a cycle
+  // of children) are refused. Each level is one, a map's entries struct too.
+  if (nested && level > SIMDBRIDGE_DEFAULT_MAX_DEPTH) {
+    why = "the schema nests deeper than " + std::to_string(SIMDBRIDGE_DEFAULT_MAX_DEPTH) + " levels (at field '" +
+          out.name + "')";
+    return false;
+  }
   if (!nested && schema.n_children != 0) {
     why = "field '" + out.name + "' of type '" + format + "' has children";
     return false;
@@ -97,7 +106,7 @@ bool import_schema(const ArrowSchema &schema, field &out, std::string &why) {
       return false;
     }
     field child;
-    if (!import_schema(*schema.children[c], child, why)) { return false; }
+    if (!import_at(*schema.children[c], child, why, level + 1)) { return false; }
     out.children.push_back(std::move(child));
   }
   if (out.type == kind::map &&
@@ -109,6 +118,10 @@ bool import_schema(const ArrowSchema &schema, field &out, std::string &why) {
   }
   return true;
 }
+
+} // namespace
+
+bool import_schema(const ArrowSchema &schema, field &out, std::string &why) { return import_at(schema, out, why, 1); }
 
 namespace {
 

@@ -95,7 +95,11 @@ inline field named(std::string name, kind type = kind::null) {
   return f;
 }
 
-/** The field an ArrowSchema describes; false (with `why`) for a type this reader cannot take. */
+/**
+ * The field an ArrowSchema describes; false (with `why`) for a type this reader cannot take, or
+ * for structs, lists and maps nesting deeper than SIMDBRIDGE_DEFAULT_MAX_DEPTH (the record's
+ * struct is level 1, a map's entries struct a level of its own).
+ */
 bool import_schema(const ArrowSchema &schema, field &out, std::string &why);
 
 /** Writes `f` into `out` (its release frees what it allocated). */

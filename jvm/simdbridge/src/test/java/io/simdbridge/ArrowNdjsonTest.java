@@ -202,6 +202,22 @@ class ArrowNdjsonTest {
     }
 
     @Test
+    void aSchemaNestedPastTheDepthLimitIsRefused() {
+        // The core walks a schema by recursion and takes the 1024 levels it takes for records.
+        Field deep = field("item", new ArrowType.Int(64, true));
+        for (int level = 0; level < 1100; level++) {
+            deep = field(level == 1099 ? "x" : "item", ArrowType.List.INSTANCE, deep);
+        }
+        Schema schema = new Schema(List.of(deep));
+        byte[] record = "{\"x\":null}\n".getBytes(StandardCharsets.UTF_8);
+        try (BufferAllocator allocator = new RootAllocator()) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ArrowNdjson.read(
+                    allocator, record, ArrowNdjson.ReadOptions.DEFAULT.withSchema(schema)));
+            assertTrue(e.getMessage().contains("the schema nests deeper than 1024 levels"), e.getMessage());
+        }
+    }
+
+    @Test
     void decimalsFromNumbersAndStringsRoundedHalfUpAndWrittenBack() throws IOException {
         Schema schema = new Schema(List.of(field("p", new ArrowType.Decimal(9, 2, 128))));
         byte[] ndjson = "{\"p\":12.345}\n{\"p\":\"-7\"}\n{\"p\":null}\n".getBytes(StandardCharsets.UTF_8);
