@@ -296,6 +296,19 @@ def test_what_it_cannot_write_is_a_clear_error():
         simdbridge.dumpb_arrow([1, 2])
 
 
+def test_arrays_whose_offsets_do_not_hold_are_refused_not_read():
+    # pyarrow checks an array's first and last offsets where it is built (Array.validate), not
+    # those between: this one claims a string of 100,000 bytes in a buffer of 8. polars and
+    # DuckDB, handed it, crash; the writer refuses it before reading any row.
+    offsets = pa.py_buffer(b"".join(n.to_bytes(4, "little", signed=True) for n in (0, 100000, 0, 5)))
+    column = pa.Array.from_buffers(pa.string(), 3, [None, offsets, pa.py_buffer(b"abcdefgh")])
+    with pytest.raises(ValueError, match="the offsets of field 'x' decrease or are negative"):
+        simdbridge.dumpb_arrow(pa.table({"x": column}))
+    good = pa.Array.from_buffers(pa.string(), 2, [None, pa.py_buffer(b"".join(
+        n.to_bytes(4, "little") for n in (0, 3, 8))), pa.py_buffer(b"abcdefgh")])
+    assert simdbridge.dumpb_arrow(pa.table({"x": good})) == b'{"x":"abc"}\n{"x":"defgh"}\n'
+
+
 @pytest.mark.parametrize("levels", [1100, 20000])
 def test_a_schema_nested_past_the_depth_limit_is_refused(levels):
     # pyarrow builds and exports types of any depth; the readers walk a schema by recursion

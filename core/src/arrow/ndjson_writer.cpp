@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -57,6 +58,37 @@ struct view {
   }
 };
 
+/**
+ * Whether the offsets of a string, list or map array start at 0 or later and never decrease,
+ * and, for a list or map, end within its child: what the writer reads and the room it reserves
+ * for strings (a batch's first to last offset) rely on. A string's bytes cannot be checked
+ * further: the C data interface gives no buffer's size.
+ */
+template <typename Offset> bool offsets_ordered(const field &f, const ArrowArray &a, std::string &why) {
+  const auto *offsets = static_cast<const Offset *>(a.buffers[1]) + a.offset;
+  bool ordered = offsets[0] >= 0;
+  for (int64_t i = 0; i < a.length; i++) { ordered &= offsets[i + 1] >= offsets[i]; }
+  if (!ordered) {
+    why = "the offsets of field '" + f.name + "' decrease or are negative";
+    return false;
+  }
+  if ((f.type == kind::list || f.type == kind::large_list || f.type == kind::map) &&
+      int64_t(offsets[a.length]) > a.children[0]->length) {
+    why = "the offsets of field '" + f.name + "' point past the end of its values";
+    return false;
+  }
+  return true;
+}
+
+bool offsets_in_bounds(const field &f, const ArrowArray &a, std::string &why) {
+  if (a.length == 0) { return true; }
+  switch (f.type) {
+  case kind::utf8: case kind::list: case kind::map: return offsets_ordered<int32_t>(f, a, why);
+  case kind::large_utf8: case kind::large_list: return offsets_ordered<int64_t>(f, a, why);
+  default: return true;
+  }
+}
+
 /** Checks an array against its field (buffers and children there) and builds its view. */
 bool make_view(const field &f, const ArrowArray &a, view &out, std::string &why) {
   // (A string view has its variadic data buffers, and their sizes, past its views: 3 at least.)
@@ -73,6 +105,18 @@ bool make_view(const field &f, const ArrowArray &a, view &out, std::string &why)
       return false;
     }
   }
+  if (a.length > INT64_MAX - a.offset) {
+    why = "the array of field '" + f.name + "' has an offset and length past 2^63";
+    return false;
+  }
+  for (int64_t c = 0; c < a.n_children; c++) {
+    // A struct's row i is row offset + i of each child.
+    if (a.children[c] == nullptr || (f.type == kind::structure && a.children[c]->length < a.offset + a.length)) {
+      why = "the array of field '" + f.name + "' has a child missing or shorter than itself";
+      return false;
+    }
+  }
+  if (!offsets_in_bounds(f, a, why)) { return false; }
   if (f.type == kind::utf8_view && a.length > 0) {
     // Each long view names a data buffer and a range in it: both checked here, once.
     const int64_t data_buffers = a.n_buffers - 3;
