@@ -715,8 +715,9 @@ TEST(ArrowReader, InferenceOverOneWideObjectTakesLinearTime) {
     return best;
   };
   const double t1 = seconds(small), t4 = seconds(large);
-  // Four times the keys: 4 when linear, 16 when quadratic.
-  EXPECT_LT(t4 / t1, 8.0) << t1 << " s, then " << t4 << " s for four times the keys";
+  // Four times the keys: 4 when linear, 16 when quadratic. Linear inference measures 5 to 8.4
+  // (100,000 fields fit no cache that 25,000 fit), the quadratic search measured 25.
+  EXPECT_LT(t4 / t1, 12.0) << t1 << " s, then " << t4 << " s for four times the keys";
 }
 
 /** read() over a file: ndjson_file_to_arrow. */
