@@ -177,14 +177,8 @@ final class BindingTape extends BindingTapeReader {
         switch (kind(w)) {
             case INT64:
                 return words[w + 1];
-            case FLOAT64: {
-                double d = Double.longBitsToDouble(words[w + 1]);
-                long l = (long) d;
-                if (l == d && !(l == Long.MAX_VALUE)) {
-                    return l;
-                }
-                throw mismatch(w, expected, "a number with a fraction or out of range");
-            }
+            case FLOAT64:
+                return integralLong(w, expected);
             case NULL:
                 if (failOnNullPrimitive) {
                     throw mismatch(w, expected);
@@ -198,11 +192,30 @@ final class BindingTape extends BindingTapeReader {
         }
     }
 
+    /**
+     * A number written with a fraction or an exponent (1.0, 1e3) as a long, where its value is an
+     * integer exactly. Its text decides, not its double: 1.0000000000000000001 and 1e-400 round to
+     * integers, 9007199254740993.0 to 9007199254740992.
+     */
+    private long integralLong(int w, String expected) {
+        String text = numberText(w);
+        // Trailing zeros stripped first: 1e-999999999 is seen not to be an integer at once.
+        BigDecimal d = decimal(w, text, expected).stripTrailingZeros();
+        if (d.scale() > 0) {
+            throw mismatch(w, expected, text + " (a fraction)");
+        }
+        try {
+            return d.longValueExact();
+        } catch (ArithmeticException e) {
+            throw mismatch(w, expected, text + " (out of range)");
+        }
+    }
+
     /** The integer at w, within [min, max], or a mismatch naming what was expected. */
     private long integerWithin(int w, String expected, long min, long max) {
         long v = longValue(w, expected);
         if (v < min || v > max) {
-            throw mismatch(w, expected, v + " (out of range)");
+            throw mismatch(w, expected, (kind(w) == FLOAT64 ? numberText(w) : Long.toString(v)) + " (out of range)");
         }
         return v;
     }

@@ -29,6 +29,38 @@ class ErrorsTest {
         return e.getMessage();
     }
 
+    public static class Integers {
+        public long l;
+        public int i;
+        public Long boxed;
+        public long[] many;
+    }
+
+    @Test
+    void integerFieldsTakeNumberTextWithAFractionOrExponentWhereItsValueIsAnIntegerExactly() {
+        // Decided from the text: each of these has a double that is an integer, or the wrong one.
+        String[][] exact = {{"1.0", "1"}, {"100e-2", "1"}, {"1e3", "1000"}, {"-0.0", "0"},
+            {"9007199254740993.0", "9007199254740993"}, {"90071992547409930e-1", "9007199254740993"},
+            {"9.223372036854775807e18", "9223372036854775807"}, {"-9.223372036854775808e18", "-9223372036854775808"}};
+        for (String[] c : exact) {
+            Integers r = Json.read("{\"l\":" + c[0] + ",\"boxed\":" + c[0] + ",\"many\":[" + c[0] + "]}", Integers.class);
+            assertEquals(Long.parseLong(c[1]), r.l, c[0]);
+            assertEquals(Long.parseLong(c[1]), r.boxed, c[0]);
+            assertEquals(Long.parseLong(c[1]), r.many[0], c[0]);
+        }
+        assertEquals(2147483647, Json.read("{\"i\":2.147483647e9}", Integers.class).i);
+        String[][] refused = {{"1.0000000000000000001", "a fraction"}, {"1e-400", "a fraction"}, {"0.5e0", "a fraction"},
+            {"9.223372036854775808e18", "out of range"}, {"1e1000000000", "out of range"}};
+        for (String[] c : refused) {
+            for (String field : new String[] {"l", "boxed"}) {
+                assertEquals("$." + field + ": expected a long, found " + c[0] + " (" + c[1] + ") (byte "
+                        + (field.length() + 4) + ")", message("{\"" + field + "\":" + c[0] + "}", Integers.class));
+            }
+        }
+        assertEquals("$.i: expected an int, found 2147483648.0 (out of range) (byte 5)",
+                message("{\"i\":2147483648.0}", Integers.class));
+    }
+
     @Test
     void typeMismatches() {
         String json = USERS.replace("\"age\":2", "\"age\":\"2\"");
@@ -40,7 +72,7 @@ class ErrorsTest {
         assertEquals("$.users: expected an array, found an object (byte 9)", message("{\"users\":{}}", Users.class));
         assertEquals("$.users[0].age: expected an int, found 3000000000 (out of range) (byte 17)",
                 message("{\"users\":[{\"age\":3000000000}]}", Users.class));
-        assertEquals("$.users[0].age: expected an int, found a number with a fraction or out of range (byte 17)",
+        assertEquals("$.users[0].age: expected an int, found 1.5 (a fraction) (byte 17)",
                 message("{\"users\":[{\"age\":1.5}]}", Users.class));
         assertEquals("$: expected an object (Users), found an array (byte 0)", message("[]", Users.class));
         assertEquals("$['odd key'].x: expected an int, found true (byte 18)",
