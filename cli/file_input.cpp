@@ -57,4 +57,35 @@ bool read_file(const std::string &path, file_bytes &out, std::string &why, size_
   return ok;
 }
 
+file_source::~file_source() {
+  if (owned_) { std::fclose(file_); }
+}
+
+bool file_source::open(const std::string &path, std::string &why) {
+  if (path == "-") {
+    file_ = stdin;
+    return true;
+  }
+  file_ = std::fopen(path.c_str(), "rb");
+  if (file_ == nullptr) {
+    why = std::strerror(errno);
+    return false;
+  }
+  owned_ = true;
+  // A directory opens, and fails at its first read: said here, as read_file says it.
+  struct stat info {};
+  if (fstat(fileno(file_), &info) == 0 && S_ISDIR(info.st_mode)) {
+    why = std::strerror(EISDIR);
+    return false;
+  }
+  return true;
+}
+
+simdbridge::result<size_t> file_source::read(uint8_t *into, size_t capacity) noexcept {
+  const size_t n = std::fread(into, 1, capacity, file_);
+  if (n == 0 && std::ferror(file_)) { return simdbridge::error{simdbridge::error_code::read_failed, offset_}; }
+  offset_ += n;
+  return n;
+}
+
 } // namespace simdbridge::cli

@@ -14,12 +14,15 @@
 #include "simdbridge/arrow.h"
 #include "simdbridge/msgpack.h"
 #include "simdbridge/parser.h"
+#include "simdbridge/stream.h"
 
 namespace {
 
 const char usage[] =
-    "usage: simdbridge checksum [--ndjson] FILE...   the checksum of each file (- is stdin)\n"
-    "       simdbridge validate [--ndjson] FILE...   validate each file\n"
+    "usage: simdbridge checksum [--ndjson [--threads N]] FILE...\n"
+    "                                                the checksum of each file (- is stdin)\n"
+    "       simdbridge validate [--ndjson [--threads N]] FILE...\n"
+    "                                                validate each file\n"
     "       simdbridge arrow-schema FILE...          the Arrow schema inferred from NDJSON\n"
     "       simdbridge to-msgpack [--ndjson] [--threads N] FILE...\n"
     "                                                JSON as MessagePack on standard output\n"
@@ -30,7 +33,8 @@ const char usage[] =
     "       simdbridge version\n"
     "\n"
     "--ndjson reads each file as a stream: JSON documents separated by white space (NDJSON,\n"
-    "JSON Lines); its checksum covers the whole stream. Errors go to standard error as\n"
+    "JSON Lines), a block at a time (--threads: parsed ahead on N threads); its checksum\n"
+    "covers the whole stream. Errors go to standard error as\n"
     "'FILE: error: MESSAGE at byte N'; the tool goes on with the next file and exits with 1.\n"
     "\n"
     "Limits (each passed is its own error, at the byte where it was passed):\n"
@@ -152,9 +156,7 @@ bool parse_file_options(int argc, char **argv, file_options &out) {
  * --max-document-length no more of it is read than the limit and one byte (a pipe that never
  * ends is then refused at once, not read into memory).
  */
-template <typename Read> int each_file(int argc, char **argv, bool json_document, Read &&read) {
-  file_options options;
-  if (!parse_file_options(argc, argv, options)) { return 2; }
+template <typename Read> int each_file(const file_options &options, bool json_document, Read &&read) {
   const uint64_t limit = options.parser.max_document_length;
   const size_t max_bytes = json_document && !options.stream && limit > 0 && limit < SIZE_MAX - 1 ? size_t(limit) + 1 : SIZE_MAX;
   simdbridge::cli::file_bytes file;
@@ -172,20 +174,62 @@ template <typename Read> int each_file(int argc, char **argv, bool json_document
   return status;
 }
 
+template <typename Read> int each_file(int argc, char **argv, bool json_document, Read &&read) {
+  file_options options;
+  if (!parse_file_options(argc, argv, options)) { return 2; }
+  return each_file(options, json_document, read);
+}
+
+/**
+ * checksum --ndjson and validate --ndjson: each file read a block at a time (block_reader, on
+ * --threads threads), never whole, so that memory is bounded by a block and the longest
+ * document however long the stream; the same checksum and errors as over its bytes at once.
+ */
+int run_streams(const file_options &options, bool with_checksum) {
+  simdbridge::block_options blocks;
+  blocks.threads = options.threads;
+  blocks.parser = options.parser;
+  int status = 0;
+  for (const std::string &name : options.files) {
+    simdbridge::cli::file_source source;
+    std::string why;
+    if (!source.open(name, why)) {
+      std::fprintf(stderr, "%s: error: %s\n", name.c_str(), why.c_str());
+      status = 1;
+      continue;
+    }
+    const simdbridge::result<uint64_t> r =
+        with_checksum ? simdbridge::checksum_stream(source, blocks) : simdbridge::validate_stream(source, blocks);
+    if (!r.ok()) {
+      report(name, r.error());
+      status = 1;
+    } else if (with_checksum) {
+      std::printf("%016" PRIx64 "  %s\n", r.value(), name.c_str());
+    } else {
+      std::printf("%s: OK\n", name.c_str());
+    }
+    if (!stdout_ok()) { return 1; }
+  }
+  return status;
+}
+
 /** checksum and validate: one line per file. */
 int run_files(int argc, char **argv, bool with_checksum) {
+  file_options files;
+  if (!parse_file_options(argc, argv, files)) { return 2; }
+  if (files.stream) { return run_streams(files, with_checksum); }
   std::optional<simdbridge::parser> parser;
-  return each_file(argc, argv, true, [&](const file_options &options, const std::string &name, simdbridge::input in) {
+  return each_file(files, true, [&](const file_options &options, const std::string &name, simdbridge::input in) {
     if (!parser) { parser.emplace(options.parser); }
     if (with_checksum) {
-      const auto r = options.stream ? parser->checksum_stream(in) : parser->checksum(in);
+      const auto r = parser->checksum(in);
       if (!r.ok()) {
         report(name, r.error());
         return false;
       }
       std::printf("%016" PRIx64 "  %s\n", r.value(), name.c_str());
     } else {
-      const simdbridge::error e = options.stream ? parser->validate_stream(in).error() : parser->validate(in);
+      const simdbridge::error e = parser->validate(in);
       if (!e.ok()) {
         report(name, e);
         return false;

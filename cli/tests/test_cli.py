@@ -59,6 +59,40 @@ class Checksum(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(r.stdout.decode().splitlines(), ["%s  %s" % (h, p) for h, p in group])
 
+    def test_streams_are_read_a_block_at_a_time(self):
+        # checksum and validate --ndjson read the whole input into memory first: a file took its
+        # size in memory, and a pipe of zeros (or anything with no line end) was read without end.
+        line = b'{"id": 12345, "tags": ["a", "b"], "text": "' + b"x" * 64 + b'"}\n'
+        for command in ("validate", "checksum"):
+            p = subprocess.Popen([BINARY, command, "--ndjson", "-"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            chunk = line * 4096
+            for _ in range((96 << 20) // len(chunk)):
+                p.stdin.write(chunk)
+            with open("/proc/%d/status" % p.pid) as status:  # peak memory, the process still reading
+                peak_kb = int(re.search(r"VmHWM:\s+(\d+) kB", status.read()).group(1))
+            out, err = p.communicate(timeout=60)  # (closes its standard input)
+            self.assertEqual(p.returncode, 0, err)
+            self.assertLess(peak_kb, 32 << 10, command)  # of 96 MB sent
+        whole = self.write("s.ndjson", line * 20000 + b"[1]\n" + b"7 " * 5000)
+        expected = run("checksum", "--ndjson", whole).stdout
+        self.assertEqual(run("checksum", "--ndjson", "--threads", "2", whole).stdout, expected)
+        self.assertEqual(run("checksum", "--ndjson", "-", stdin=open(whole, "rb").read()).stdout,
+                         expected.replace(whole.encode(), b"-"))
+        p = subprocess.Popen([BINARY, "validate", "--ndjson", "-"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        sent = 0
+        try:
+            p.stdin.write(b"[1]\n[2] ")
+            while sent < 256 << 20:
+                p.stdin.write(bytes(1 << 16))
+                sent += 1 << 16
+        except BrokenPipeError:
+            p.stdin = None  # (communicate would flush it)
+        out, err = p.communicate(timeout=60)
+        self.assertEqual((p.returncode, err.decode()), (1, "-: error: expected a value at byte 8\n"))
+        self.assertLess(sent, 64 << 20)
+
     def test_an_invalid_file_is_reported_and_the_next_one_still_read(self):
         bad = self.write("bad.json", '{"a":1 "b":2}')
         good = self.write("good.json", "[]")

@@ -48,8 +48,9 @@ inline bool string_past_limit(const parser_options &options, size_t size, const 
 }
 
 /**
- * Feeds every value of a parsed document to `sink`. `scopes` must hold at least
- * max_depth + 1 bytes; it records, per open container, whether it is an object.
+ * Feeds every value of a parsed document (its tape and string buffer) to `sink`. `scopes` must
+ * hold at least the document's depth + 1 bytes; it records, per open container, whether it is
+ * an object.
  *
  * The tape (simdjson's dom::document::tape) is one 64-bit word per value: the type in the top
  * byte, a payload in the low 56 bits. Numbers take a second word with their bits; strings point
@@ -57,9 +58,7 @@ inline bool string_past_limit(const parser_options &options, size_t size, const 
  * apart by their position: in an object, every other string-or-value starts with a key.
  */
 template <typename Sink>
-inline void walk_tape(const simdjson::dom::document &doc, Sink &sink, uint8_t *scopes) noexcept {
-  const uint64_t *tape = doc.tape.get();
-  const uint8_t *strings = doc.string_buf.get();
+inline void walk_tape(const uint64_t *tape, const uint8_t *strings, Sink &sink, uint8_t *scopes) noexcept {
   const size_t end = size_t(tape[0] & simdjson::internal::JSON_VALUE_MASK);
   size_t depth = 0;
   scopes[0] = 0;
@@ -125,6 +124,11 @@ inline void walk_tape(const simdjson::dom::document &doc, Sink &sink, uint8_t *s
       break;
     }
   }
+}
+
+template <typename Sink>
+inline void walk_tape(const simdjson::dom::document &doc, Sink &sink, uint8_t *scopes) noexcept {
+  walk_tape(doc.tape.get(), doc.string_buf.get(), sink, scopes);
 }
 
 } // namespace simdbridge::internal

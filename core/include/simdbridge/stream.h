@@ -159,6 +159,18 @@ private:
   std::unique_ptr<state> state_;
 };
 
+/**
+ * parser::checksum_stream over a stream of any length, read from `source` in blocks by a
+ * block_reader (`options`: its format, block size, threads and limits): memory bounded by the
+ * block size and the longest document, not by the stream. In the whitespace format, the same
+ * checksum, and the same error at the same offset in the whole stream, as checksum_stream over
+ * the stream's bytes in memory.
+ */
+result<uint64_t> checksum_stream(stream_source &source, const block_options &options) noexcept;
+
+/** parser::validate_stream in the same way: on success, the number of documents. */
+result<uint64_t> validate_stream(stream_source &source, const block_options &options) noexcept;
+
 } // namespace simdbridge
 
 #endif // SIMDBRIDGE_STREAM_H

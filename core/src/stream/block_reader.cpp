@@ -231,6 +231,7 @@ struct block_reader::state {
   std::vector<uint8_t> pending; // read past the last cut: the next block's first bytes
   uint64_t pending_base = 0;
   size_t carried = 0;           // pending starts with a document cut short: no cut within it
+  size_t unbounded = 0;         // the last block cut with no boundary and no length limit (0: none since one)
   bool source_done = false;     // the final block is cut
   bool finished = false;
 
@@ -316,10 +317,19 @@ struct block_reader::state {
         pending.assign(b.bytes.begin() + ptrdiff_t(at), b.bytes.begin() + ptrdiff_t(b.size));
         pending_base = b.base + at;
         b.size = at;
+        unbounded = 0;
         break;
       }
       const uint64_t limit = options.parser.max_document_length;
-      if (limit > 0 && b.size > limit + 2) {
+      // With no limit, a line of the whitespace format is read as it is (as past a limit, below)
+      // once the block holds twice a step and twice the last such block: bytes that are not
+      // JSON (a device of zeros) are then an error within a few blocks rather than read into
+      // memory to a line end that may never come, and a long document, read again with each
+      // block that ends inside it, is read about twice in all (the blocks double).
+      const bool doubled = limit == 0 && options.format == stream_format::whitespace &&
+                           b.size >= 2 * std::max(step, unbounded);
+      if (doubled) { unbounded = b.size; }
+      if (doubled || (limit > 0 && b.size > limit + 2)) {
         // No boundary in more bytes than a document may take. In the whitespace format its
         // documents may share a line: it is read as it is, the one it ends inside read again
         // with the next block, or an error once longer than the limit. In the others it is one

@@ -4,7 +4,9 @@
 // whole input.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <random>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -128,6 +130,42 @@ TEST(BlockReader, SameDocumentsOffsetsAndErrorsAsOneReader) {
   }
 }
 
+/** A checksum or count, or the error and its offset. */
+std::string outcome(const result<uint64_t> &r) {
+  if (!r.ok()) { return std::string("error ") + error_name(r.error().code) + " at " + std::to_string(r.error().offset); }
+  return "ok " + std::to_string(r.value());
+}
+
+TEST(BlockReader, ChecksumAndValidationOfASourceAreTheParsersOverTheWholeStream) {
+  // checksum_stream and validate_stream over a source (what the CLI reads files and pipes with)
+  // against the parser's over the bytes in memory: the same checksum, count or error, whatever
+  // the blocks, the threads and the source's pieces.
+  std::mt19937_64 rng(20261206);
+  for (int round = 0; round < 400; round++) {
+    std::string text = random_stream(rng, stream_format::whitespace);
+    if (round % 10 == 0) { text += "123456789012345678901234567890 -7 \"\\ud800\" 1e999\n"; } // off the tape
+    parser_options limits;
+    const uint64_t lengths[] = {0, 0, 16, 40, 100};
+    limits.max_document_length = lengths[(round / 3) % 5];
+    parser p(limits);
+    const std::string checksum = outcome(p.checksum_stream(input::copy_of(text)));
+    const std::string count = outcome(p.validate_stream(input::copy_of(text)));
+    for (size_t block_size : {size_t(1), size_t(7), size_t(64), size_t(1) << 20}) {
+      for (unsigned threads : {1u, 2u}) {
+        SCOPED_TRACE(text + " block " + std::to_string(block_size) + " threads " + std::to_string(threads));
+        const block_options options = options_of(stream_format::whitespace, block_size, threads, limits);
+        piecewise_source pieces(text, 1 + rng() % 20);
+        EXPECT_EQ(outcome(checksum_stream(pieces, options)), checksum);
+        piecewise_source again(text, 1 + rng() % 20);
+        EXPECT_EQ(outcome(validate_stream(again, options)), count);
+      }
+    }
+  }
+  const std::string spaces = std::string(1000, ' ') + "[1]";
+  piecewise_source failing(spaces, 10, 100);
+  EXPECT_EQ(outcome(checksum_stream(failing, block_options{})).rfind("error read_failed at ", 0), 0u);
+}
+
 TEST(BlockReader, DocumentsLongerThanTheBlockAndOverManyLines) {
   std::string text;
   for (int i = 0; i < 50; i++) {
@@ -177,6 +215,72 @@ TEST(BlockReader, ALineOverTheLengthLimitStopsReadingAndSaysSo) {
       piecewise_source source(text, 64);
       block_reader reader(source, options);
       EXPECT_EQ(trace(reader, false, text), want) << threads;
+    }
+  }
+}
+
+/** `head`, then `byte` repeated to 64 MB (for the test, endless): it counts what was read of it. */
+class endless_source final : public stream_source {
+public:
+  explicit endless_source(std::string head, uint8_t byte) : head_(std::move(head)), byte_(byte) {}
+  result<size_t> read(uint8_t *into, size_t capacity) noexcept override {
+    capacity = std::min<size_t>(capacity, (uint64_t(64) << 20) - at_);
+    for (size_t i = 0; i < capacity; i++) { into[i] = at_ + i < head_.size() ? uint8_t(head_[at_ + i]) : byte_; }
+    at_ += capacity;
+    return capacity;
+  }
+  uint64_t read_so_far() const noexcept { return at_; }
+
+private:
+  std::string head_;
+  uint8_t byte_;
+  uint64_t at_ = 0;
+};
+
+TEST(BlockReader, ALineWithNoEndIsReadOnlyUntilItGoesWrong) {
+  // With no length limit, a block with no line end grew until one came: a device of zeros, or
+  // anything with no newline, was read into memory without end. It is now read as it is once
+  // the block doubles, so the error is found within a few blocks.
+  for (unsigned threads : {1u, 2u}) {
+    for (const auto &[head, byte, at] : {std::tuple{std::string(), uint8_t(0), uint64_t(0)},
+                                         std::tuple{std::string("{} [1,2] "), uint8_t(0), uint64_t(9)},
+                                         std::tuple{std::string("[") + std::string(5000, ' '), uint8_t('x'), uint64_t(5001)},
+                                         std::tuple{std::string("\"abc"), uint8_t(0), uint64_t(4)}}) {
+      endless_source source(head, byte);
+      block_reader reader(source, options_of(stream_format::whitespace, 4096, threads));
+      result<bool> r = reader.next();
+      while (r.ok() && r.value()) { r = reader.next(); }
+      ASSERT_FALSE(r.ok()) << head;
+      EXPECT_EQ(r.error().offset, at) << head;
+      EXPECT_LT(source.read_so_far(), uint64_t(64) << 10) << head;
+    }
+  }
+}
+
+TEST(BlockReader, LongLinesWithNoLimitAreReadWholeInLinearTime) {
+  // One document of 2 MB on one line, documents sharing a long line, and numbers and
+  // literals cut at blocks' ends, under no limit: the stream_reader's documents, and the long
+  // document parsed about twice (blocks that end inside it double), not once a block.
+  std::string one = "[", shared, numbers, literals;
+  for (int i = 0; i < 1000000; i++) { one += (i ? "," : "") + std::to_string(i % 10); }
+  one += "]\n[2]\n";
+  for (int i = 0; i < 3000; i++) {
+    shared += "{\"a\":" + std::to_string(i) + "} ";
+    numbers += std::to_string(i * 7919) + " ";
+    literals += i % 3 == 0 ? "true " : i % 3 == 1 ? "false\t" : "null  ";
+  }
+  for (const std::string *text : {&one, &shared, &numbers, &literals}) {
+    const std::vector<std::string> want = expected(*text, stream_format::whitespace);
+    for (size_t block_size : {size_t(7), size_t(64), size_t(4096)}) {
+      for (unsigned threads : {1u, 2u, 3u}) {
+        const auto start = std::chrono::steady_clock::now();
+        piecewise_source source(*text, 1 << 16);
+        block_reader reader(source, options_of(stream_format::whitespace, block_size, threads));
+        EXPECT_EQ(trace(reader, false, *text), want) << block_size << " " << threads;
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        // 2 MB of the long document each 8 µs a block were it parsed again with every block of 4 KB.
+        EXPECT_LT(seconds, 5.0) << block_size << " " << threads;
+      }
     }
   }
 }
