@@ -2,7 +2,10 @@
 // A stream through checksum_stream and validate_stream at several batch sizes (the input's
 // length chooses one more, so that batch ends fall everywhere), and through the stream reader
 // in each format: every verdict, checksum and document count must be the scalar parser's; the
-// reader's batches must give what it reads one document at a time.
+// reader's batches must give what it reads one document at a time; checksum_stream over a
+// source, in small blocks on one thread and two, the same.
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "fuzz_support.h"
@@ -14,6 +17,22 @@ using namespace simdbridge;
 using simdbridge::fuzz::outcome;
 
 namespace {
+
+/** A stream in memory handed out `piece` bytes at a time. */
+class pieces final : public stream_source {
+public:
+  pieces(const uint8_t *data, size_t size, size_t piece) : data_(data), size_(size), piece_(piece) {}
+  result<size_t> read(uint8_t *into, size_t capacity) noexcept override {
+    const size_t n = std::min({capacity, piece_, size_ - at_});
+    if (n > 0) { std::memcpy(into, data_ + at_, n); }
+    at_ += n;
+    return n;
+  }
+
+private:
+  const uint8_t *data_;
+  size_t size_, piece_, at_ = 0;
+};
 
 /** Reads the whole stream; the documents read, or the error. */
 outcome read_all(stream_reader &reader, bool into_documents) {
@@ -61,6 +80,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fuzz::expect(!counted || v.value() == documents, "validate_stream: the document count depends on the batch");
         documents = v.value();
         counted = true;
+      }
+    }
+    // Over a source, in blocks (what the CLI reads files with): the same checksum and verdict.
+    for (unsigned threads : {1u, 2u}) {
+      pieces source(data, size, 1 + size % 13);
+      block_options blocks;
+      blocks.block_size = 5 + size % 40;
+      blocks.threads = threads;
+      blocks.parser = base;
+      const outcome folded = outcome::of(checksum_stream(source, blocks));
+      // Under a document limit the blocks stop at it: a string that starts before the limit
+      // and passes max_string_length only after it is an error there at its start when read
+      // whole, the limit's error in blocks (not yet the same): there, a checksum, or an error.
+      const bool agree = plain ? folded == slow : folded.ok == slow.ok && (!folded.ok || folded.value == slow.value);
+      if (!agree) {
+        fuzz::fail("checksum_stream over a source against the scalar parser", folded, slow);
       }
     }
     // The stream reader in its white-space format reads the same documents, or the same error.
