@@ -281,9 +281,13 @@ struct block_reader::state {
   size_t find_cut(const block &b, size_t from) const {
     const uint8_t separator = options.format == stream_format::json_seq ? record_separator : uint8_t('\n');
     const size_t before = options.format == stream_format::json_seq ? 1 : 0; // json_seq: cut before the RS
+    // The stream's first block is not cut within its first 3 bytes: the checks at the start of
+    // a stream (a byte order mark, UTF-16's zero bytes) read that many, and the next block is
+    // read as a continuation, without them.
+    const size_t first = b.base == 0 ? 3 : 1;
     for (size_t i = b.size; i > from; i--) { // the bytes from `from` on
       const size_t at = i - before;
-      if (b.bytes[i - 1] == separator && at > 0) { return at; }
+      if (b.bytes[i - 1] == separator && at >= first) { return at; }
     }
     return 0;
   }

@@ -166,6 +166,23 @@ TEST(BlockReader, ChecksumAndValidationOfASourceAreTheParsersOverTheWholeStream)
   EXPECT_EQ(outcome(checksum_stream(failing, block_options{})).rfind("error read_failed at ", 0), 0u);
 }
 
+TEST(BlockReader, TheChecksOfTheStreamsStartSeeItsFirstBytes) {
+  // A first block cut after a line end in the first bytes left the checks of the stream's start
+  // (UTF-16's zero bytes, a byte order mark) to a block that has none (found by make fuzz:
+  // "\n\0..." was expected_value at 1, read whole wrong_encoding at 0).
+  for (const std::string &text : {std::string("\n\0\0\0 W 1\0\n 3,", 14), std::string("\n\n\xEF\xBB\xBF[1]\n"),
+                                  std::string("\r\n[1]\n\0\0\n", 10), std::string("\n[1]\n")}) {
+    const std::vector<std::string> want = expected(text, stream_format::whitespace);
+    for (size_t block_size : {size_t(1), size_t(2), size_t(3), size_t(5)}) {
+      for (unsigned threads : {1u, 2u}) {
+        piecewise_source source(text, 1);
+        block_reader reader(source, options_of(stream_format::whitespace, block_size, threads));
+        EXPECT_EQ(trace(reader, false, text), want) << block_size << " " << threads;
+      }
+    }
+  }
+}
+
 TEST(BlockReader, DocumentsLongerThanTheBlockAndOverManyLines) {
   std::string text;
   for (int i = 0; i < 50; i++) {
