@@ -137,6 +137,7 @@ struct stream_iterator {
   input_bytes *bytes;              // data in memory: its bytes, held while iterating
   fd_source *file;                 // a path: the open file
   file_source *reader_of;          // a file object
+  PyObject *start;                 // its tell() when reading began, where it can seek; else null
   simdbridge::block_reader *reader; // whitespace, lines, json_seq
   PyObject *owner;                 // comma, array: the Document of the whole input
   tape_view whole;                 // comma, array: its tape
@@ -259,6 +260,57 @@ line_column count_lines(PyObject *path, uint64_t offset) {
   return {lines + 1, offset - last_newline_end + 1};
 }
 
+/** A file object's position (tell()) where it can seek (seekable()), else null; no exception. */
+PyObject *start_position(PyObject *file) {
+  owned seekable(PyObject_CallMethod(file, "seekable", nullptr));
+  const int can = seekable.p != nullptr ? PyObject_IsTrue(seekable.p) : -1;
+  PyObject *at = can == 1 ? PyObject_CallMethod(file, "tell", nullptr) : nullptr;
+  if (at == nullptr) { PyErr_Clear(); }
+  return at;
+}
+
+/**
+ * Line and column (from 1) of byte `offset` of what a file object gave from `start` (its tell()
+ * when reading began): read again from there, a MB at a time (a text file's str as its UTF-8,
+ * as the stream read it), and its position put back. {0, 0} where it cannot seek.
+ */
+line_column count_lines_again(PyObject *file, PyObject *start, uint64_t offset) {
+  if (start == nullptr) { return {0, 0}; }
+  PyObject *type, *value, *traceback; // (none expected; kept as they were)
+  PyErr_Fetch(&type, &value, &traceback);
+  line_column where{0, 0};
+  owned now(PyObject_CallMethod(file, "tell", nullptr));
+  owned moved(now.p != nullptr ? PyObject_CallMethod(file, "seek", "O", start) : nullptr);
+  if (moved.p != nullptr) {
+    uint64_t at = 0, lines = 0, last_newline_end = 0; // the offset just past the last newline
+    while (at < offset) {
+      owned got(PyObject_CallMethod(file, "read", "n", Py_ssize_t(1) << 20));
+      const char *bytes = nullptr;
+      Py_ssize_t size = 0;
+      if (got.p != nullptr && PyBytes_Check(got.p)) {
+        bytes = PyBytes_AS_STRING(got.p);
+        size = PyBytes_GET_SIZE(got.p);
+      } else if (got.p != nullptr && PyUnicode_Check(got.p)) {
+        bytes = PyUnicode_AsUTF8AndSize(got.p, &size);
+      }
+      if (bytes == nullptr || size <= 0) { break; }
+      const size_t n = size_t(std::min<uint64_t>(uint64_t(size), offset - at));
+      for (size_t i = 0; i < n; i++) {
+        if (bytes[i] == '\n') {
+          lines++;
+          last_newline_end = at + i + 1;
+        }
+      }
+      at += n;
+    }
+    if (at == offset) { where = {lines + 1, offset - last_newline_end + 1}; }
+    owned back(PyObject_CallMethod(file, "seek", "O", now.p));
+  }
+  PyErr_Clear();
+  PyErr_Restore(type, value, traceback);
+  return where;
+}
+
 /** The exception for a failed step: the file's own error, or a StreamError. */
 PyObject *raise_step_error(stream_iterator *it, const simdbridge::error &e) {
   if (e.code == error_code::read_failed && it->reader_of != nullptr && it->reader_of->failure_type != nullptr) {
@@ -275,7 +327,7 @@ PyObject *raise_step_error(stream_iterator *it, const simdbridge::error &e) {
     return raise_stream_error(e, it->reader->count() + 1, it->input, &where);
   }
   if (it->reader_of != nullptr) {
-    const line_column where{0, 0};
+    const line_column where = count_lines_again(it->input, it->start, e.offset);
     return raise_stream_error(e, it->reader->count() + 1, it->input, &where);
   }
   return raise_stream_error(e, it->reader->count() + 1, it->input);
@@ -342,6 +394,7 @@ void iterator_dealloc(PyObject *self) {
   delete it->reader; // first: its threads stop, and it reads its source no more
   delete it->file;
   delete it->reader_of;
+  Py_XDECREF(it->start);
   delete it->bytes;
   delete it->pointers;
   Py_XDECREF(it->input);
@@ -483,6 +536,7 @@ PyObject *make_iterator(PyObject *args, PyObject *kwargs, mode m) {
   it->bytes = new input_bytes();
   it->file = nullptr;
   it->reader_of = nullptr;
+  it->start = nullptr;
   it->reader = nullptr;
   it->owner = nullptr;
   it->whole = {};
@@ -549,6 +603,7 @@ PyObject *make_iterator(PyObject *args, PyObject *kwargs, mode m) {
     it->reader_of = new file_source();
     it->reader_of->file = Py_NewRef(data);
     it->reader_of->has_readinto = PyObject_HasAttrString(data, "readinto");
+    it->start = start_position(data);
     it->reader = new simdbridge::block_reader(*it->reader_of, options);
     return self;
   }

@@ -119,6 +119,40 @@ def test_errors_from_a_path_give_line_and_column(tmp_path):
         assert isinstance(e, json.JSONDecodeError)
 
 
+def test_errors_from_a_file_object_give_line_and_column_where_it_can_seek(tmp_path):
+    # They were 0 for every file object: it was not read again to count them.
+    path = tmp_path / "bad.ndjson"
+    data = b'{"a": 1}\n{"a": 2}\n{"a": "\xc3\xa9", "b": tru}\n'
+    path.write_bytes(data)
+    mem = pytest.raises(simdbridge.StreamError, lambda: list(simdbridge.loads_many(data))).value
+    assert (mem.lineno, mem.colno) == (3, 18)
+
+    class Unseekable(io.RawIOBase):
+        def __init__(self, inner):
+            self.inner = inner
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            return self.inner.readinto(b)
+
+    for threads in (1, 2):
+        with open(path, "rb") as binary, open(path, encoding="utf-8") as text:
+            text.readline()  # counted from where reading began
+            for f, head, line in ((binary, 0, 3), (io.BytesIO(b"[0]\n" + data), 0, 4), (text, 9, 2)):
+                f.seek(head) if f is binary else None
+                position = f.tell()
+                with pytest.raises(simdbridge.StreamError) as info:
+                    list(simdbridge.loads_many(f, threads=threads, block_size=4))
+                e = info.value
+                assert (e.lineno, e.colno) == (line, 18), f
+                assert e.doc is f
+                assert f.tell() != position  # put back where the stream left it, not where it began
+        e = pytest.raises(simdbridge.StreamError, lambda: list(simdbridge.loads_many(Unseekable(io.BytesIO(data))))).value
+        assert (e.offset, e.lineno, e.colno) == (mem.offset, 0, 0)
+
+
 def test_a_missing_path_is_oserror(tmp_path):
     with pytest.raises(FileNotFoundError):
         simdbridge.loads_many(tmp_path / "none.ndjson")
