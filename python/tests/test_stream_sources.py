@@ -149,7 +149,8 @@ def test_errors_from_a_file_object_give_line_and_column_where_it_can_seek(tmp_pa
                 assert (e.lineno, e.colno) == (line, 18), f
                 assert e.doc is f
                 assert f.tell() != position  # put back where the stream left it, not where it began
-        e = pytest.raises(simdbridge.StreamError, lambda: list(simdbridge.loads_many(Unseekable(io.BytesIO(data))))).value
+        unseekable = Unseekable(io.BytesIO(data))
+        e = pytest.raises(simdbridge.StreamError, lambda: list(simdbridge.loads_many(unseekable))).value
         assert (e.offset, e.lineno, e.colno) == (mem.offset, 0, 0)
 
 

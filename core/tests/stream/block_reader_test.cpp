@@ -132,7 +132,9 @@ TEST(BlockReader, SameDocumentsOffsetsAndErrorsAsOneReader) {
 
 /** A checksum or count, or the error and its offset. */
 std::string outcome(const result<uint64_t> &r) {
-  if (!r.ok()) { return std::string("error ") + error_name(r.error().code) + " at " + std::to_string(r.error().offset); }
+  if (!r.ok()) {
+    return std::string("error ") + error_name(r.error().code) + " at " + std::to_string(r.error().offset);
+  }
   return "ok " + std::to_string(r.value());
 }
 
@@ -259,9 +261,10 @@ TEST(BlockReader, ALineWithNoEndIsReadOnlyUntilItGoesWrong) {
   // anything with no newline, was read into memory without end. It is now read as it is once
   // the block doubles, so the error is found within a few blocks.
   for (unsigned threads : {1u, 2u}) {
+    const std::string spaces(5000, ' ');
     for (const auto &[head, byte, at] : {std::tuple{std::string(), uint8_t(0), uint64_t(0)},
                                          std::tuple{std::string("{} [1,2] "), uint8_t(0), uint64_t(9)},
-                                         std::tuple{std::string("[") + std::string(5000, ' '), uint8_t('x'), uint64_t(5001)},
+                                         std::tuple{"[" + spaces, uint8_t('x'), uint64_t(5001)},
                                          std::tuple{std::string("\"abc"), uint8_t(0), uint64_t(4)}}) {
       endless_source source(head, byte);
       block_reader reader(source, options_of(stream_format::whitespace, 4096, threads));
