@@ -233,6 +233,22 @@ PyObject *read_with_json(stream_iterator *it) {
   return out;
 }
 
+/** Counts the lines of bytes read again up to an error's offset: its line and column, from 1. */
+struct line_counter {
+  uint64_t at = 0, lines = 0, last_newline_end = 0; // the offset just past the last newline
+
+  void add(const char *bytes, size_t n) noexcept {
+    for (size_t i = 0; i < n; i++) {
+      if (bytes[i] == '\n') {
+        lines++;
+        last_newline_end = at + i + 1;
+      }
+    }
+    at += n;
+  }
+  line_column where(uint64_t offset) const noexcept { return {lines + 1, offset - last_newline_end + 1}; }
+};
+
 /** Line and column (from 1) of byte `offset` of the file at `path`, read again a block at a time. */
 line_column count_lines(PyObject *path, uint64_t offset) {
   line_column where{0, 0};
@@ -244,20 +260,14 @@ line_column count_lines(PyObject *path, uint64_t offset) {
   const int fd = ::open(PyBytes_AS_STRING(encoded.p), O_RDONLY | O_CLOEXEC);
   if (fd < 0) { return where; }
   std::vector<char> buffer(size_t(1) << 20);
-  uint64_t at = 0, lines = 0, last_newline_end = 0; // the offset just past the last newline
-  while (at < offset) {
-    const ssize_t got = ::read(fd, buffer.data(), size_t(std::min<uint64_t>(buffer.size(), offset - at)));
+  line_counter count;
+  while (count.at < offset) {
+    const ssize_t got = ::read(fd, buffer.data(), size_t(std::min<uint64_t>(buffer.size(), offset - count.at)));
     if (got <= 0) { break; }
-    for (ssize_t i = 0; i < got; i++) {
-      if (buffer[size_t(i)] == '\n') {
-        lines++;
-        last_newline_end = at + uint64_t(i) + 1;
-      }
-    }
-    at += uint64_t(got);
+    count.add(buffer.data(), size_t(got));
   }
   ::close(fd);
-  return {lines + 1, offset - last_newline_end + 1};
+  return count.where(offset);
 }
 
 /** A file object's position (tell()) where it can seek (seekable()), else null; no exception. */
@@ -282,8 +292,8 @@ line_column count_lines_again(PyObject *file, PyObject *start, uint64_t offset) 
   owned now(PyObject_CallMethod(file, "tell", nullptr));
   owned moved(now.p != nullptr ? PyObject_CallMethod(file, "seek", "O", start) : nullptr);
   if (moved.p != nullptr) {
-    uint64_t at = 0, lines = 0, last_newline_end = 0; // the offset just past the last newline
-    while (at < offset) {
+    line_counter count;
+    while (count.at < offset) {
       owned got(PyObject_CallMethod(file, "read", "n", Py_ssize_t(1) << 20));
       const char *bytes = nullptr;
       Py_ssize_t size = 0;
@@ -294,16 +304,9 @@ line_column count_lines_again(PyObject *file, PyObject *start, uint64_t offset) 
         bytes = PyUnicode_AsUTF8AndSize(got.p, &size);
       }
       if (bytes == nullptr || size <= 0) { break; }
-      const size_t n = size_t(std::min<uint64_t>(uint64_t(size), offset - at));
-      for (size_t i = 0; i < n; i++) {
-        if (bytes[i] == '\n') {
-          lines++;
-          last_newline_end = at + i + 1;
-        }
-      }
-      at += n;
+      count.add(bytes, size_t(std::min<uint64_t>(uint64_t(size), offset - count.at)));
     }
-    if (at == offset) { where = {lines + 1, offset - last_newline_end + 1}; }
+    if (count.at == offset) { where = count.where(offset); }
     owned back(PyObject_CallMethod(file, "seek", "O", now.p));
   }
   PyErr_Clear();
