@@ -229,3 +229,36 @@ def test_documents_sharing_a_line_past_the_limit_are_all_read_from_a_file(limits
         with pytest.raises(simdbridge.LimitError) as e:
             list(simdbridge.loads_many(source(), block_size=4096))
         assert (e.value.offset, e.value.limit) == (1000, "max_document_length")
+
+
+class Zeros(io.RawIOBase):
+    """`head`, then zero bytes without end (as /dev/zero): counts what was taken."""
+
+    def __init__(self, head):
+        self.head, self.taken = head, 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        n = len(b)
+        b[:n] = (self.head[self.taken:] + bytes(n))[:n]
+        self.taken += n
+        return n
+
+
+@pytest.mark.parametrize("format, head, offset", [
+    ("lines", b"", 0), ("lines", b'[1]\n{"a":2}\n', 12), ("json_seq", b"\x1e[1]\n\x1e", 6),
+])
+def test_a_record_with_no_end_is_refused_once_it_goes_wrong(format, head, offset):
+    # With no document limit, a lines or json_seq record with no end was read until memory ran
+    # out (a MemoryError from /dev/zero); its error now comes within a few blocks.
+    source = Zeros(head)
+    with pytest.raises(simdbridge.StreamError) as e:
+        list(simdbridge.loads_many(source, format=format, block_size=4096))
+    assert e.value.offset == offset
+    assert source.taken < 1 << 20
+    with pytest.raises(simdbridge.StreamError) as whole:
+        list(simdbridge.loads_many(head + bytes(100), format=format))
+    assert whole.value.offset == e.value.offset
+    assert str(whole.value).split(" (line")[0] == str(e.value).split(" (line")[0]  # (no lines: it cannot seek)

@@ -14,6 +14,7 @@
 #include <deque>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -231,7 +232,8 @@ struct block_reader::state {
   std::vector<uint8_t> pending; // read past the last cut: the next block's first bytes
   uint64_t pending_base = 0;
   size_t carried = 0;           // pending starts with a document cut short: no cut within it
-  size_t unbounded = 0;         // the last block cut with no boundary and no length limit (0: none since one)
+  size_t unbounded = 0;         // the last block cut or tried with no boundary and no limit (0: none since one)
+  std::optional<stream_reader> probe; // reads a record with no end yet as it is (record_fails)
   bool source_done = false;     // the final block is cut
   bool finished = false;
 
@@ -292,6 +294,20 @@ struct block_reader::state {
     return 0;
   }
 
+  /**
+   * Whether the record `b` holds (lines or json_seq, no boundary in it yet) is in error before
+   * its bytes end, read as it is. Every record counts as tried (`unbounded`), so that a long
+   * one is read again only each time its block doubles.
+   */
+  bool record_fails(block &b) {
+    unbounded = b.size;
+    std::memset(b.bytes.data() + b.size, 0, padding);
+    if (!probe) { probe.emplace(input{}, options.format, options.parser); }
+    probe->reset(b.in(), b.base > 0);
+    const result<bool> r = probe->next();
+    return !r.ok() && r.error().offset < b.size;
+  }
+
   /** The next block: the bytes left past the last cut, then the source's, up to a boundary. */
   error cut(block &b) {
     b.base = pending_base;
@@ -333,7 +349,13 @@ struct block_reader::state {
       const bool doubled = limit == 0 && options.format == stream_format::whitespace &&
                            b.size >= 2 * std::max(step, unbounded);
       if (doubled) { unbounded = b.size; }
-      if (doubled || (limit > 0 && b.size > limit + 2)) {
+      // So too, with no limit, a record of the lines or json_seq format with no end yet, at the
+      // same sizes: an error before the bytes end (not the end too soon that any record cut
+      // short gives) is the record's error wherever it ends, so the record is refused then
+      // (overlong_record) rather than read into memory to an end that may never come.
+      const bool refused = limit == 0 && options.format != stream_format::whitespace &&
+                           b.size >= 2 * std::max(step, unbounded) && record_fails(b);
+      if (doubled || refused || (limit > 0 && b.size > limit + 2)) {
         // No boundary in more bytes than a document may take. In the whitespace format its
         // documents may share a line: it is read as it is, the one it ends inside read again
         // with the next block, or an error once longer than the limit. In the others it is one

@@ -277,6 +277,64 @@ TEST(BlockReader, ALineWithNoEndIsReadOnlyUntilItGoesWrong) {
   }
 }
 
+TEST(BlockReader, ARecordWithNoEndIsReadOnlyUntilItGoesWrong) {
+  // The same for the lines and json_seq formats: with no length limit, a record with no end
+  // grew until one came (a device of zeros: a MemoryError in Python's loads_many). Its error
+  // is now found within a few blocks, at the offset the whole input gives.
+  const std::string spaces(5000, ' ');
+  for (stream_format format : {stream_format::lines, stream_format::json_seq}) {
+    const std::string rs = format == stream_format::json_seq ? "\x1e" : "";
+    for (unsigned threads : {1u, 2u}) {
+      for (const auto &[head, byte, at] : {std::tuple{std::string(), uint8_t(0), uint64_t(0)},
+                                           std::tuple{rs + "{}\n" + rs + "[1,2]\n", uint8_t(0), uint64_t(9 + 2 * rs.size())},
+                                           std::tuple{rs + "[" + spaces, uint8_t('x'), uint64_t(5001 + rs.size())},
+                                           std::tuple{rs + "[1] ", uint8_t('2'), uint64_t(4 + rs.size())},
+                                           std::tuple{rs + "\"abc", uint8_t(1), uint64_t(4 + rs.size())}}) {
+        const std::string whole = head + std::string(1 << 16, char(byte));
+        const std::vector<std::string> want = expected(whole, format);
+        ASSERT_EQ(want.back().rfind("error ", 0), 0u) << want.back();
+        endless_source source(head, byte);
+        block_reader reader(source, options_of(format, 4096, threads));
+        result<bool> r = reader.next();
+        while (r.ok() && r.value()) { r = reader.next(); }
+        ASSERT_FALSE(r.ok()) << head;
+        EXPECT_EQ(r.error().offset, at) << head;
+        EXPECT_NE(want.back().find(" at " + std::to_string(at) + " "), std::string::npos) << want.back();
+        EXPECT_LT(source.read_so_far(), uint64_t(64) << 10) << head;
+      }
+    }
+  }
+}
+
+TEST(BlockReader, LongRecordsWithNoLimitAreReadWholeInLinearTime) {
+  // Records of 0.6 MB with no end until their last byte, whose every token may be cut at a
+  // block's end, read as it is now and then (above): read whole, no error before their end.
+  std::string record = "[";
+  for (int i = 0; i < 60000; i++) {
+    record += i ? "," : "";
+    record += i % 6 == 0 ? std::to_string(i * 7919) : i % 6 == 1 ? "-1.25e+17" : i % 6 == 2 ? "true" :
+              i % 6 == 3 ? "\"a\\u00e9\u00e9b\"" : i % 6 == 4 ? "{\"k\":null}" : "[false,[]]";
+  }
+  record += "]";
+  for (stream_format format : {stream_format::lines, stream_format::json_seq}) {
+    const std::string rs = format == stream_format::json_seq ? "\x1e" : "";
+    const std::string text = rs + "[0]\n" + rs + record + "\n" + rs + record + "\n" + rs + "{}\n";
+    const std::vector<std::string> want = expected(text, format);
+    ASSERT_EQ(want.size(), 5u) << want.back(); // four documents, then the end
+    ASSERT_EQ(want.back(), "end");
+    for (size_t block_size : {size_t(7), size_t(64), size_t(4096)}) {
+      for (unsigned threads : {1u, 2u}) {
+        const auto start = std::chrono::steady_clock::now();
+        piecewise_source source(text, 1 << 16);
+        block_reader reader(source, options_of(format, block_size, threads));
+        EXPECT_EQ(trace(reader, false, text), want) << block_size << " " << threads;
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        EXPECT_LT(seconds, 5.0) << block_size << " " << threads;
+      }
+    }
+  }
+}
+
 TEST(BlockReader, LongLinesWithNoLimitAreReadWholeInLinearTime) {
   // One document of 2 MB on one line, documents sharing a long line, and numbers and
   // literals cut at blocks' ends, under no limit: the stream_reader's documents, and the long
