@@ -261,14 +261,63 @@ int run_arrow_schema(int argc, char **argv) {
   });
 }
 
+/** Reports a conversion's error: in a stream, with the number of the document it is in. */
+void report_msgpack(const std::string &name, const simdbridge::msgpack_error &e, bool stream) {
+  if (stream) {
+    std::fprintf(stderr, "%s: error: document %" PRIu64 ": %s at byte %" PRIu64 "\n", name.c_str(), e.document,
+                 e.e.message(), e.e.offset);
+  } else {
+    report(name, e.e);
+  }
+}
+
+/**
+ * to-msgpack --ndjson: each file read a step at a time and its documents written as they are
+ * converted, so that memory is bounded by a step and the longest line; at an error, the
+ * documents before it have been written.
+ */
+int run_to_msgpack_streams(const file_options &options) {
+  simdbridge::msgpack_options o;
+  o.threads = options.threads;
+  simdbridge::parser parser(options.parser);
+  int status = 0;
+  for (const std::string &name : options.files) {
+    simdbridge::cli::file_source source;
+    std::string why;
+    if (!source.open(name, why)) {
+      std::fprintf(stderr, "%s: error: %s\n", name.c_str(), why.c_str());
+      status = 1;
+      continue;
+    }
+    const simdbridge::msgpack_error e =
+        simdbridge::json_to_msgpack(parser, source, o, [](const uint8_t *data, size_t size) {
+          return std::fwrite(data, 1, size, stdout) == size;
+        });
+    if (e.e.code == simdbridge::error_code::write_failed) {
+      stdout_ok(); // (says why)
+      return 1;
+    }
+    if (!e.ok()) {
+      report_msgpack(name, e, true);
+      status = 1;
+    }
+    if (!stdout_ok()) { return 1; }
+  }
+  return status;
+}
+
 /**
  * to-msgpack and from-msgpack: each file converted (msgpack.h) and written to standard output,
- * one after another; an error is reported and nothing of that file written.
+ * one after another; an error is reported and nothing of that file written (to-msgpack --ndjson:
+ * the documents before it).
  */
 int run_msgpack(int argc, char **argv, bool to_msgpack) {
+  file_options files;
+  if (!parse_file_options(argc, argv, files)) { return 2; }
+  if (to_msgpack && files.stream) { return run_to_msgpack_streams(files); }
   std::optional<simdbridge::parser> parser;
   std::vector<uint8_t> out;
-  return each_file(argc, argv, to_msgpack, [&](const file_options &options, const std::string &name, simdbridge::input in) {
+  return each_file(files, to_msgpack, [&](const file_options &options, const std::string &name, simdbridge::input in) {
     simdbridge::msgpack_options o;
     o.ndjson = o.stream = options.stream;
     o.threads = options.threads;
@@ -282,12 +331,7 @@ int run_msgpack(int argc, char **argv, bool to_msgpack) {
       if (e.ok() && !options.stream) { out.push_back('\n'); }
     }
     if (!e.ok()) {
-      if (options.stream) {
-        std::fprintf(stderr, "%s: error: document %" PRIu64 ": %s at byte %" PRIu64 "\n", name.c_str(), e.document,
-                     e.e.message(), e.e.offset);
-      } else {
-        report(name, e.e);
-      }
+      report_msgpack(name, e, options.stream);
       return false;
     }
     std::fwrite(out.data(), 1, out.size(), stdout);

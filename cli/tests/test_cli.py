@@ -223,7 +223,39 @@ class Checksum(unittest.TestCase):
         self.assertEqual(bad.stderr.decode(), "-: error: the MessagePack ends inside a value at byte 0\n")
         bad = run("to-msgpack", "--ndjson", "-", stdin=b'{"a":1}\n{"a":}\n')
         self.assertEqual(bad.stderr.decode(), "-: error: document 2: expected a value at byte 13\n")
+        self.assertEqual(bad.stdout.hex(), "81a16101")  # the documents before the error
         self.assertEqual(run("to-msgpack", "--threads", "0", path).returncode, 2)
+
+    def test_to_msgpack_reads_a_stream_a_step_at_a_time(self):
+        # to-msgpack --ndjson read the whole input first: a pipe took its size in memory, and one
+        # of zeros (no line end) was read until memory ran out.
+        line = b'{"id": 12345, "tags": ["a", "b"], "text": "' + b"x" * 64 + b'"}\n'
+        p = subprocess.Popen([BINARY, "to-msgpack", "--ndjson", "-"], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        chunk = line * 4096
+        for _ in range((96 << 20) // len(chunk)):
+            p.stdin.write(chunk)
+        with open("/proc/%d/status" % p.pid) as status:
+            peak_kb = int(re.search(r"VmHWM:\s+(\d+) kB", status.read()).group(1))
+        _, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertLess(peak_kb, 32 << 10)  # of 96 MB sent
+        for head, fill, message in ((b'[1]\n[2]\n', b"\0", "document 3: the input looks like UTF-16 or UTF-32,"
+                                     " not UTF-8 at byte 8"), (b"[1]\n[2, ", b"x", "document 2: expected a value at byte 8")):
+            p = subprocess.Popen([BINARY, "to-msgpack", "--ndjson", "-"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            sent = 0
+            try:
+                p.stdin.write(head)
+                while sent < 256 << 20:
+                    p.stdin.write(fill * (1 << 16))
+                    sent += 1 << 16
+            except BrokenPipeError:
+                p.stdin = None  # (communicate would flush it)
+            out, err = p.communicate(timeout=60)
+            self.assertEqual((p.returncode, err.decode()), (1, "-: error: %s\n" % message))
+            self.assertEqual(out.hex(), "9101" + ("9102" if head.endswith(b"]\n") else ""))
+            self.assertLess(sent, 64 << 20)
 
     def test_usage_errors_exit_2(self):
         self.assertEqual(run().returncode, 2)

@@ -44,6 +44,14 @@ struct msgpack_options {
  */
 using msgpack_output = std::function<uint8_t *(size_t size)>;
 
+/**
+ * Where a stream conversion's output goes, in order, a block's worth at a time, from the thread
+ * that called the conversion: false stops it (error_code::write_failed).
+ */
+using msgpack_sink = std::function<bool(const uint8_t *data, size_t size)>;
+
+class stream_source;
+
 /** Where a conversion failed: the error (its offset in the whole input), and in which document (from 1). */
 struct msgpack_error {
   error e;
@@ -72,6 +80,18 @@ struct msgpack_error {
 msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &options, std::vector<uint8_t> &out) noexcept;
 /** json_to_msgpack into the memory `output` gives (nothing is asked for where the input fails). */
 msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &options, const msgpack_output &output) noexcept;
+
+/**
+ * json_to_msgpack of NDJSON (options.ndjson is implied) read from `source` a step at a time
+ * (block_size bytes for each of `threads`), each step's MessagePack handed to `write` once
+ * converted: memory is bounded by a step and the longest line, not by the stream. The bytes,
+ * and the error (its offset in the whole stream, its document counted from 1), are those of
+ * json_to_msgpack over the whole stream at once; on an error, every document before it has
+ * been handed to `write`. A line with no end is refused once it goes wrong or passes the
+ * document limit, not read on to an end that may never come.
+ */
+msgpack_error json_to_msgpack(parser &p, stream_source &source, const msgpack_options &options,
+                              const msgpack_sink &write) noexcept;
 
 /**
  * MessagePack to compact JSON (UTF-8, no white space): integers as decimals, floats in the

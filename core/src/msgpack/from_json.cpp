@@ -2,6 +2,7 @@
 // JSON to MessagePack: each document read onto a binding tape (parser::to_binding_tape: validated, its
 // strings unescaped, its containers' counts known), then sized and written from the tape in two
 // linear passes, with no object built.
+#include <algorithm>
 #include <charconv>
 #include <memory>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "blocks.h"
 #include "simdbridge/msgpack.h"
 #include "simdbridge/binding_tape.h"
+#include "simdbridge/stream.h"
 
 namespace simdbridge {
 namespace {
@@ -288,6 +290,35 @@ std::vector<internal::msgpack_block> line_blocks(input in, size_t size) {
   return blocks;
 }
 
+/** The calling thread's converter (on `p`) and one more, with its own parser, for each other thread. */
+struct converter_pool {
+  std::vector<std::unique_ptr<parser>> parsers; // [0] stays empty: the calling thread's is p
+  std::vector<std::unique_ptr<converter>> converters;
+
+  converter_pool(parser &p, size_t threads) : parsers(threads), converters(threads) {
+    converters[0] = std::make_unique<converter>(p);
+    for (size_t t = 1; t < threads; t++) {
+      parsers[t] = std::make_unique<parser>(p.options());
+      converters[t] = std::make_unique<converter>(*parsers[t]);
+    }
+  }
+
+  /** The lines of `blocks` (cut from `in`) converted on up to as many threads as converters. */
+  void convert(input in, std::vector<internal::msgpack_block> &blocks) {
+    internal::convert_blocks(blocks, unsigned(converters.size()), nullptr, [&](internal::msgpack_block &b, unsigned worker) {
+      try {
+        convert_lines(*converters[worker], in, b);
+      } catch (const std::bad_alloc &) {
+        b.failure = {{error_code::out_of_memory, b.begin}, b.documents + 1};
+      }
+    });
+  }
+};
+
+size_t thread_count(const msgpack_options &options, size_t blocks) {
+  return std::min<size_t>(std::max(1u, options.threads), std::max<size_t>(blocks, 1));
+}
+
 } // namespace
 
 msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &options, std::vector<uint8_t> &out) noexcept {
@@ -308,21 +339,104 @@ msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &option
       return {};
     }
     std::vector<internal::msgpack_block> blocks = line_blocks(in, options.block_size);
-    const size_t threads = std::min<size_t>(std::max(1u, options.threads), std::max<size_t>(blocks.size(), 1));
-    std::vector<std::unique_ptr<parser>> parsers(threads); // [0] stays empty: the calling thread's is p
-    std::vector<std::unique_ptr<converter>> converters(threads);
-    converters[0] = std::make_unique<converter>(p);
-    for (size_t t = 1; t < threads; t++) {
-      parsers[t] = std::make_unique<parser>(p.options());
-      converters[t] = std::make_unique<converter>(*parsers[t]);
-    }
-    return internal::convert_blocks(blocks, unsigned(threads), &output, [&](internal::msgpack_block &b, unsigned worker) {
-      try {
-        convert_lines(*converters[worker], in, b);
-      } catch (const std::bad_alloc &) {
-        b.failure = {{error_code::out_of_memory, b.begin}, b.documents + 1};
+    converter_pool pool(p, thread_count(options, blocks.size()));
+    pool.convert(in, blocks);
+    return internal::hand_over(blocks, &output);
+  } catch (const std::bad_alloc &) {
+    return {{error_code::out_of_memory, 0}, 0};
+  }
+}
+
+msgpack_error json_to_msgpack(parser &p, stream_source &source, const msgpack_options &options,
+                              const msgpack_sink &write) noexcept {
+  try {
+    const size_t block = std::max<size_t>(options.block_size, 1);
+    const size_t step = block * std::max(1u, options.threads); // a block for each thread a time
+    const uint64_t limit = p.options().max_document_length;
+    converter_pool pool(p, std::max(1u, options.threads));
+    std::vector<uint8_t> bytes;   // [0, size): read, not yet converted; bytes[0] is at `base` in the stream
+    size_t size = 0;
+    size_t searched = 0;          // no line end in [0, searched)
+    size_t tried = 0;             // the last line with no end yet read as it is (0: none since a line end)
+    uint64_t blank_too_long = 0;  // the line so far is white space past the limit: its error's offset + 1
+    const size_t blank_kept = 4;
+    uint64_t base = 0, documents = 0;
+    bool at_end = false;
+    while (!at_end || size > 0) {
+      const size_t want = size + step;
+      if (bytes.size() < want + padding) { bytes.resize(want + padding); }
+      while (!at_end && size < want) {
+        const result<size_t> r = source.read(bytes.data() + size, want - size);
+        if (!r.ok()) { return {{r.error().code, base + size}, documents + 1}; }
+        if (r.value() == 0) { at_end = true; }
+        size += r.value();
       }
-    });
+      size_t cut = size;
+      if (!at_end) {
+        const uint8_t *last = nullptr; // the last line end past `searched`
+        for (size_t i = size; i > searched && last == nullptr; i--) {
+          if (bytes[i - 1] == '\n') { last = bytes.data() + i - 1; }
+        }
+        if (last == nullptr) {
+          // One line with no end yet. White space alone is kept to its last few bytes (all the
+          // checks of a document's first bytes read), so that a stream of it is not held
+          // whole; under a limit, once it is past it, a document after it on the line is the
+          // limit's error at the line's start plus the limit (read whole: the line's).
+          searched = size;
+          size_t first = 0;
+          while (first < size && is_space(bytes[first])) { first++; }
+          if (first == size) {
+            if (size > blank_kept && (limit == 0 || size > limit)) {
+              if (limit > 0 && blank_too_long == 0) { blank_too_long = base + limit + 1; }
+              std::memmove(bytes.data(), bytes.data() + size - blank_kept, blank_kept);
+              base += size - blank_kept;
+              size = searched = blank_kept;
+            }
+            continue;
+          }
+          if (blank_too_long != 0) { return {{error_code::document_too_long, blank_too_long - 1}, documents + 1}; }
+          // Past the limit it is an error whatever follows; with no limit, it is read as it is
+          // once it is twice a step and twice the last try: an error before its bytes end (not
+          // the end too soon of any line cut short) is its error wherever it ends, so that
+          // bytes with no line end (a device of zeros) are refused within a few steps, not
+          // read into memory to an end that may never come.
+          if ((limit > 0 && size > limit) || (limit == 0 && size >= 2 * std::max(step, tried))) {
+            tried = size;
+            converter &c = *pool.converters[0];
+            size_t n = 0;
+            const error e = c.read(input::padded(bytes.data(), size, bytes.size()), n);
+            if (!e.ok() && !(e.code == error_code::unexpected_end && e.offset == size)) {
+              return {{e.code, base + e.offset}, documents + 1};
+            }
+          }
+          continue;
+        }
+        cut = size_t(last - bytes.data()) + 1;
+      }
+      if (blank_too_long != 0) { // the line of white space past the limit: a document on it is too long
+        const uint8_t *start = bytes.data(), *line_end = std::find(start, start + cut, uint8_t('\n'));
+        if (std::find_if(start, line_end, [](uint8_t c) { return !is_space(c); }) != line_end) {
+          return {{error_code::document_too_long, blank_too_long - 1}, documents + 1};
+        }
+        blank_too_long = 0;
+      }
+      const input chunk = input::padded(bytes.data(), cut, bytes.size());
+      std::vector<internal::msgpack_block> blocks = line_blocks(chunk, block);
+      pool.convert(chunk, blocks);
+      // Every document before the first that failed is handed on, in order.
+      for (internal::msgpack_block &b : blocks) {
+        if (!b.out.empty() && !write(b.out.data(), b.out.size())) {
+          return {{error_code::write_failed, base + b.begin}, documents + 1};
+        }
+        if (!b.failure.ok()) { return {{b.failure.e.code, base + b.failure.e.offset}, documents + b.failure.document}; }
+        documents += b.documents;
+      }
+      std::memmove(bytes.data(), bytes.data() + cut, size - cut);
+      base += cut;
+      size -= cut;
+      searched = tried = 0;
+    }
+    return {};
   } catch (const std::bad_alloc &) {
     return {{error_code::out_of_memory, 0}, 0};
   }

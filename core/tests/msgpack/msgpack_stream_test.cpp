@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+// JSON to MessagePack over a stream_source: whatever the step, the thread count and how the
+// source hands out its bytes, the bytes and the error are those of the whole stream converted
+// at once, and a line with no end is refused without being read into memory.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "simdbridge/msgpack.h"
+#include "simdbridge/stream.h"
+
+namespace simdbridge {
+namespace {
+
+/** `text` in pieces of at most `piece` bytes, then (where `endless`) `fill` bytes to 64 MB. */
+class text_source final : public stream_source {
+public:
+  text_source(std::string text, size_t piece, bool endless = false, uint8_t fill = 0)
+      : text_(std::move(text)), piece_(piece), total_(endless ? uint64_t(64) << 20 : text_.size()), fill_(fill) {}
+  result<size_t> read(uint8_t *into, size_t capacity) noexcept override {
+    const size_t n = size_t(std::min<uint64_t>({capacity, piece_, total_ - at_}));
+    for (size_t i = 0; i < n; i++) { into[i] = at_ + i < text_.size() ? uint8_t(text_[at_ + i]) : fill_; }
+    at_ += n;
+    return n;
+  }
+  uint64_t read_so_far() const noexcept { return at_; }
+
+private:
+  std::string text_;
+  size_t piece_;
+  uint64_t total_;
+  uint8_t fill_;
+  uint64_t at_ = 0;
+};
+
+/** What a conversion gave: its bytes, then its error (if any) as "error CODE at OFFSET in N". */
+std::string outcome(const std::vector<uint8_t> &out, const msgpack_error &e) {
+  std::string s(out.begin(), out.end());
+  if (!e.ok()) { s += "|error " + std::string(error_name(e.e.code)) + " at " + std::to_string(e.e.offset) + " in " + std::to_string(e.document); }
+  return s;
+}
+
+/** The lines of `text` that hold its first `documents` documents (lines of white space are none). */
+std::string first_documents(const std::string &text, uint64_t documents) {
+  size_t at = 0;
+  for (uint64_t n = 0; n < documents && at < text.size();) {
+    size_t end = text.find('\n', at);
+    end = end == std::string::npos ? text.size() : end + 1;
+    if (text.find_first_not_of(" \t\r\n", at) < end) { n++; }
+    at = end;
+  }
+  return text.substr(0, at);
+}
+
+/**
+ * The whole stream converted at once; where it fails, the documents before the failing one
+ * (which a stream conversion has handed on), then the error.
+ */
+std::string whole(const std::string &text, const parser_options &limits) {
+  parser p(limits);
+  msgpack_options o;
+  o.ndjson = true;
+  std::vector<uint8_t> out;
+  const msgpack_error e = json_to_msgpack(p, input::copy_of(text), o, out);
+  if (!e.ok()) {
+    const msgpack_error before = json_to_msgpack(p, input::copy_of(first_documents(text, e.document - 1)), o, out);
+    EXPECT_TRUE(before.ok()) << text;
+  }
+  return outcome(out, e);
+}
+
+std::string streamed(text_source &source, const parser_options &limits, size_t block_size, unsigned threads) {
+  parser p(limits);
+  msgpack_options o;
+  o.block_size = block_size;
+  o.threads = threads;
+  std::vector<uint8_t> out;
+  const msgpack_error e = json_to_msgpack(p, source, o, [&](const uint8_t *data, size_t size) {
+    out.insert(out.end(), data, data + size);
+    return true;
+  });
+  return outcome(out, e);
+}
+
+std::string random_line(std::mt19937_64 &rng) {
+  static const char *values[] = {"1", "-2.5e3", "\"s\\u00e9\"", "true", "null", "[1,[2]]", "{\"k\":{}}",
+                                 "123456789012345678901234567890", "\"\"", "[]"};
+  std::string line = rng() % 4 == 0 ? "  " : rng() % 8 == 0 ? std::string(rng() % 300, ' ') : "";
+  if (rng() % 16 == 0) { return line + "\n"; } // a line of white space
+  const bool object = rng() % 2;
+  line += object ? "{" : "[";
+  for (int i = 0, n = int(rng() % 6); i < n; i++) {
+    line += i ? "," : "";
+    line += object ? "\"k" + std::to_string(i) + "\":" : "";
+    line += values[rng() % 10];
+  }
+  line += object ? "}" : "]";
+  return line + (rng() % 5 == 0 ? "\r\n" : rng() % 7 == 0 ? "\n\n \n" : "\n");
+}
+
+TEST(MsgpackStream, TheBytesAndErrorsAreTheWholeStreamsInAnyStepsAndPieces) {
+  std::mt19937_64 rng(20261206);
+  for (int round = 0; round < 400; round++) {
+    std::string text;
+    for (int i = 0, n = int(rng() % 40); i < n; i++) { text += random_line(rng); }
+    if (rng() % 2 && !text.empty()) { // a broken byte, a cut, or a line end taken away
+      const size_t at = rng() % text.size();
+      switch (rng() % 3) {
+      case 0: text[at] = "x\0\xff,]"[rng() % 5]; break;
+      case 1: text.resize(at); break;
+      default: text.erase(std::remove(text.begin() + ptrdiff_t(at), text.end(), '\n'), text.end()); break;
+      }
+    }
+    parser_options limits;
+    if (rng() % 4 == 0) { limits.max_document_length = 1 + rng() % 60; }
+    const std::string want = whole(text, limits);
+    const size_t block_size = 1 + rng() % 200;
+    const size_t piece = 1 + rng() % 300;
+    for (unsigned threads : {1u, 2u, 3u}) {
+      text_source source(text, piece);
+      EXPECT_EQ(streamed(source, limits, block_size, threads), want)
+          << round << " block " << block_size << " piece " << piece << " threads " << threads << "\n" << text;
+    }
+  }
+}
+
+TEST(MsgpackStream, ALineWithNoEndIsReadOnlyUntilItGoesWrong) {
+  // Bytes with no line end (a device of zeros), white space with no end, and either after
+  // documents, with and without a limit: an error (or the end) within a few steps, not 64 MB
+  // read; the same error as the whole stream's, where its line is cut at 64 KB.
+  const std::string spaces(3000, ' ');
+  struct endless {
+    std::string head;
+    uint8_t fill;
+    uint64_t limit;
+  };
+  for (const endless &c : {endless{"", 0, 0}, endless{"[1]\n{\"a\":2}\n", 0, 0}, endless{"[1]\n[" + spaces, 'x', 0},
+                           endless{"[1]\n", ' ', 0}, endless{"[1]\n", ' ', 100}, endless{"[1]\n", 0, 100},
+                           endless{"[1]\n" + spaces + "[2]", ' ', 100}, endless{"[1]\n[2,", '3', 0}}) {
+    parser_options limits;
+    limits.max_document_length = c.limit;
+    for (unsigned threads : {1u, 2u}) {
+      text_source source(c.head, 4096, true, c.fill);
+      const std::string got = streamed(source, limits, 4096, threads);
+      const std::string cut = c.head + std::string(65536, char(c.fill));
+      if (c.fill == ' ' && c.head.back() == '\n') { // white space alone: read to its end, kept short
+        EXPECT_EQ(source.read_so_far(), uint64_t(64) << 20);
+      } else {
+        EXPECT_LT(source.read_so_far(), uint64_t(1) << 20) << c.head;
+      }
+      if (c.fill == '3') {
+        EXPECT_NE(got.find("|error "), std::string::npos) << "an endless number";
+      } else {
+        EXPECT_EQ(got, whole(cut, limits)) << c.head;
+      }
+    }
+  }
+}
+
+TEST(MsgpackStream, AFailedWriteStopsTheConversion) {
+  std::string text;
+  for (int i = 0; i < 10000; i++) { text += "[" + std::to_string(i) + "]\n"; }
+  text_source source(text, 1 << 16);
+  parser p;
+  msgpack_options o;
+  o.block_size = 1024;
+  int calls = 0;
+  const msgpack_error e = json_to_msgpack(p, source, o, [&](const uint8_t *, size_t) { return ++calls < 3; });
+  EXPECT_EQ(e.e.code, error_code::write_failed);
+  EXPECT_EQ(calls, 3);
+  EXPECT_LT(source.read_so_far(), text.size());
+}
+
+} // namespace
+} // namespace simdbridge
