@@ -3,13 +3,15 @@
 // stream on 1 and 3 threads, which must agree, and give a broken first value the error it gives
 // alone) and, where it converts, its JSON must be valid,
 // pack, and unpack to the same text; the input read as JSON and, where it packs, its MessagePack
-// must unpack to JSON that packs and unpacks to itself. Nothing may read out of bounds or crash.
+// must unpack to JSON that packs and unpacks to itself, and as NDJSON read from a source in
+// pieces give the bytes and error of the whole stream. Nothing may read out of bounds or crash.
 #include <string>
 #include <vector>
 
 #include "fuzz_support.h"
 #include "simdbridge/msgpack.h"
 #include "simdbridge/parser.h"
+#include "simdbridge/stream.h"
 
 using namespace simdbridge;
 
@@ -67,6 +69,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   o.validate_utf8 = false;
   o.ext_as_null = true;
   (void)msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), o, json);
+  // As NDJSON read from a source in pieces, a few bytes a step, on 1 and 2 threads: the whole
+  // stream's bytes and error, the documents before an error handed on.
+  msgpack_options lines;
+  lines.ndjson = true;
+  std::vector<uint8_t> whole;
+  const msgpack_error w = json_to_msgpack(p, input::copy_of(bytes.data(), bytes.size()), lines, whole);
+  for (unsigned threads : {1u, 2u}) {
+    fuzz::pieces source(bytes.data(), bytes.size(), 1 + size % 11);
+    lines.block_size = 1 + size % 7;
+    lines.threads = threads;
+    std::vector<uint8_t> streamed;
+    const msgpack_error s = json_to_msgpack(p, source, lines, [&](const uint8_t *d, size_t n) {
+      streamed.insert(streamed.end(), d, d + n);
+      return true;
+    });
+    if (s.e.code != w.e.code || s.e.offset != w.e.offset || s.document != w.document || (w.ok() && streamed != whole)) {
+      std::fprintf(stderr, "FINDING: NDJSON to MessagePack from a source and whole: %s vs %s\n", describe(s).c_str(),
+                   describe(w).c_str());
+      std::abort();
+    }
+  }
   // As JSON: where it packs, the MessagePack unpacks, and that JSON is a fixed point (packed
   // and unpacked again, the same text; not the same MessagePack: a number past the double range
   // packs as an infinity, which unpacks as null).

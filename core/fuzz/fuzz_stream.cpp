@@ -18,22 +18,6 @@ using simdbridge::fuzz::outcome;
 
 namespace {
 
-/** A stream in memory handed out `piece` bytes at a time. */
-class pieces final : public stream_source {
-public:
-  pieces(const uint8_t *data, size_t size, size_t piece) : data_(data), size_(size), piece_(piece) {}
-  result<size_t> read(uint8_t *into, size_t capacity) noexcept override {
-    const size_t n = std::min({capacity, piece_, size_ - at_});
-    if (n > 0) { std::memcpy(into, data_ + at_, n); }
-    at_ += n;
-    return n;
-  }
-
-private:
-  const uint8_t *data_;
-  size_t size_, piece_, at_ = 0;
-};
-
 /** Reads the whole stream; the documents read, or the error. */
 outcome read_all(stream_reader &reader, bool into_documents) {
   uint64_t documents = 0;
@@ -84,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     // Over a source, in blocks (what the CLI reads files with): the same checksum and verdict.
     for (unsigned threads : {1u, 2u}) {
-      pieces source(data, size, 1 + size % 13);
+      fuzz::pieces source(data, size, 1 + size % 13);
       block_options blocks;
       blocks.block_size = 5 + size % 40;
       blocks.threads = threads;

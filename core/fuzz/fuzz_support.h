@@ -5,6 +5,7 @@
 #ifndef SIMDBRIDGE_FUZZ_SUPPORT_H
 #define SIMDBRIDGE_FUZZ_SUPPORT_H
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -15,8 +16,25 @@
 #include "checksum_sink.h"
 #include "scalar_parser.h"
 #include "simdbridge/parser.h"
+#include "simdbridge/stream.h"
 
 namespace simdbridge::fuzz {
+
+/** A stream in memory handed out `piece` bytes at a time. */
+class pieces final : public stream_source {
+public:
+  pieces(const uint8_t *data, size_t size, size_t piece) : data_(data), size_(size), piece_(piece) {}
+  result<size_t> read(uint8_t *into, size_t capacity) noexcept override {
+    const size_t n = std::min({capacity, piece_, size_ - at_});
+    if (n > 0) { std::memcpy(into, data_ + at_, n); }
+    at_ += n;
+    return n;
+  }
+
+private:
+  const uint8_t *data_;
+  size_t size_, piece_, at_ = 0;
+};
 
 /** A checksum, or an error and its offset. */
 struct outcome {
