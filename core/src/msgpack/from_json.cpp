@@ -400,7 +400,8 @@ msgpack_error json_to_msgpack(parser &p, stream_source &source, const msgpack_op
           // the end too soon of any line cut short) is its error wherever it ends, so that
           // bytes with no line end (a device of zeros) are refused within a few steps, not
           // read into memory to an end that may never come.
-          if ((limit > 0 && size > limit) || (limit == 0 && size >= 2 * std::max(step, tried))) {
+          // (Never fewer than 3 bytes: the checks of a document's first bytes read that many.)
+          if (size >= 3 && ((limit > 0 && size > limit) || (limit == 0 && size >= 2 * std::max(step, tried)))) {
             tried = size;
             converter &c = *pool.converters[0];
             size_t n = 0;

@@ -346,15 +346,19 @@ struct block_reader::state {
       // JSON (a device of zeros) are then an error within a few blocks rather than read into
       // memory to a line end that may never come, and a long document, read again with each
       // block that ends inside it, is read about twice in all (the blocks double).
+      // (A stream's first block holds at least its first 3 bytes, which the checks at its start read.)
       const bool doubled = limit == 0 && options.format == stream_format::whitespace &&
-                           b.size >= 2 * std::max(step, unbounded);
+                           b.size >= 2 * std::max(step, unbounded) && (b.base > 0 || b.size >= 3);
       if (doubled) { unbounded = b.size; }
       // So too, with no limit, a record of the lines or json_seq format with no end yet, at the
       // same sizes: an error before the bytes end (not the end too soon that any record cut
       // short gives) is the record's error wherever it ends, so the record is refused then
       // (overlong_record) rather than read into memory to an end that may never come.
+      // (Never fewer than 3 bytes of its document: the checks of a stream's and a record's
+      // first bytes read that many.)
       const bool refused = limit == 0 && options.format != stream_format::whitespace &&
-                           b.size >= 2 * std::max(step, unbounded) && record_fails(b);
+                           b.size >= 2 * std::max(step, unbounded) && document_start(b, 0) + 3 <= b.size &&
+                           record_fails(b);
       if (doubled || refused || (limit > 0 && b.size > limit + 2)) {
         // No boundary in more bytes than a document may take. In the whitespace format its
         // documents may share a line: it is read as it is, the one it ends inside read again

@@ -172,14 +172,20 @@ TEST(BlockReader, TheChecksOfTheStreamsStartSeeItsFirstBytes) {
   // A first block cut after a line end in the first bytes left the checks of the stream's start
   // (UTF-16's zero bytes, a byte order mark) to a block that has none (found by make fuzz:
   // "\n\0..." was expected_value at 1, read whole wrong_encoding at 0).
+  // So too a block with no line end read as it is (no limit) before it held 3 bytes, in every
+  // format: "\xEF\xBB" was expected_value at 0 in blocks of 1, a byte order mark read whole.
   for (const std::string &text : {std::string("\n\0\0\0 W 1\0\n 3,", 14), std::string("\n\n\xEF\xBB\xBF[1]\n"),
-                                  std::string("\r\n[1]\n\0\0\n", 10), std::string("\n[1]\n")}) {
-    const std::vector<std::string> want = expected(text, stream_format::whitespace);
-    for (size_t block_size : {size_t(1), size_t(2), size_t(3), size_t(5)}) {
-      for (unsigned threads : {1u, 2u}) {
-        piecewise_source source(text, 1);
-        block_reader reader(source, options_of(stream_format::whitespace, block_size, threads));
-        EXPECT_EQ(trace(reader, false, text), want) << block_size << " " << threads;
+                                  std::string("\r\n[1]\n\0\0\n", 10), std::string("\n[1]\n"),
+                                  std::string("\xEF\xBB\xBF[1]\n"), std::string("a\0b", 3),
+                                  std::string("\x1E\xEF\xBB\xBF[1]"), std::string("\x1E [\0", 4)}) {
+    for (stream_format format : {stream_format::whitespace, stream_format::lines, stream_format::json_seq}) {
+      const std::vector<std::string> want = expected(text, format);
+      for (size_t block_size : {size_t(1), size_t(2), size_t(3), size_t(5)}) {
+        for (unsigned threads : {1u, 2u}) {
+          piecewise_source source(text, 1);
+          block_reader reader(source, options_of(format, block_size, threads));
+          EXPECT_EQ(trace(reader, false, text), want) << int(format) << " " << block_size << " " << threads;
+        }
       }
     }
   }
