@@ -180,6 +180,15 @@ template <typename Read> int each_file(int argc, char **argv, bool json_document
   return each_file(options, json_document, read);
 }
 
+/** A file's line on standard output: its checksum (as sha256sum prints a hash), or that it is valid. */
+void print_verdict(const std::string &name, bool with_checksum, uint64_t checksum) {
+  if (with_checksum) {
+    std::printf("%016" PRIx64 "  %s\n", checksum, name.c_str());
+  } else {
+    std::printf("%s: OK\n", name.c_str());
+  }
+}
+
 /**
  * checksum --ndjson and validate --ndjson: each file read a block at a time (block_reader, on
  * --threads threads), never whole, so that memory is bounded by a block and the longest
@@ -203,10 +212,8 @@ int run_streams(const file_options &options, bool with_checksum) {
     if (!r.ok()) {
       report(name, r.error());
       status = 1;
-    } else if (with_checksum) {
-      std::printf("%016" PRIx64 "  %s\n", r.value(), name.c_str());
     } else {
-      std::printf("%s: OK\n", name.c_str());
+      print_verdict(name, with_checksum, r.value());
     }
     if (!stdout_ok()) { return 1; }
   }
@@ -221,21 +228,20 @@ int run_files(int argc, char **argv, bool with_checksum) {
   std::optional<simdbridge::parser> parser;
   return each_file(files, true, [&](const file_options &options, const std::string &name, simdbridge::input in) {
     if (!parser) { parser.emplace(options.parser); }
+    uint64_t checksum = 0;
+    simdbridge::error e;
     if (with_checksum) {
-      const auto r = parser->checksum(in);
-      if (!r.ok()) {
-        report(name, r.error());
-        return false;
-      }
-      std::printf("%016" PRIx64 "  %s\n", r.value(), name.c_str());
+      const simdbridge::result<uint64_t> r = parser->checksum(in);
+      e = r.error();
+      checksum = r.value();
     } else {
-      const simdbridge::error e = parser->validate(in);
-      if (!e.ok()) {
-        report(name, e);
-        return false;
-      }
-      std::printf("%s: OK\n", name.c_str());
+      e = parser->validate(in);
     }
+    if (!e.ok()) {
+      report(name, e);
+      return false;
+    }
+    print_verdict(name, with_checksum, checksum);
     return true;
   });
 }
