@@ -199,16 +199,26 @@ final class BindingTape extends BindingTapeReader {
      */
     private long integralLong(int w, String expected) {
         String text = numberText(w);
-        // Trailing zeros stripped first: 1e-999999999 is seen not to be an integer at once.
-        BigDecimal d = decimal(w, text, expected).stripTrailingZeros();
-        if (d.scale() > 0) {
-            throw mismatch(w, expected, text + " (a fraction)");
-        }
+        BigDecimal d = integral(w, text, expected);
         try {
             return d.longValueExact();
         } catch (ArithmeticException e) {
             throw mismatch(w, expected, text + " (out of range)");
         }
+    }
+
+    /**
+     * The number `text` at w as a decimal with no trailing zeros, where it is an integer; else a
+     * mismatch naming what was expected. Trailing zeros are stripped first so that 1e-999999999
+     * is seen not to be an integer at once, where an exact conversion would divide by ten to
+     * that power.
+     */
+    private BigDecimal integral(int w, String text, String expected) {
+        BigDecimal d = decimal(w, text, expected).stripTrailingZeros();
+        if (d.scale() > 0) {
+            throw mismatch(w, expected, text + " (a fraction)");
+        }
+        return d;
     }
 
     /** The integer at w, within [min, max], or a mismatch naming what was expected. */
@@ -307,12 +317,7 @@ final class BindingTape extends BindingTapeReader {
             case BIG:
             case FLOAT64: {
                 String text = numberText(w);
-                // Trailing zeros stripped first: 1e-999999999 is then seen not to be an integer
-                // at once, where an exact conversion would divide by ten to that power.
-                BigDecimal d = decimal(w, text, "an integer").stripTrailingZeros();
-                if (d.scale() > 0) {
-                    throw mismatch(w, "an integer", text);
-                }
+                BigDecimal d = integral(w, text, "an integer");
                 if (maxNumberLength > 0 && (long) d.precision() - d.scale() > maxNumberLength) {
                     throw mismatch(w, "an integer", text + " (more than " + maxNumberLength + " digits)");
                 }

@@ -34,6 +34,7 @@ class ErrorsTest {
         public int i;
         public Long boxed;
         public long[] many;
+        public java.math.BigInteger big;
     }
 
     @Test
@@ -60,6 +61,11 @@ class ErrorsTest {
         }
         assertEquals("$.i: expected an int, found 2147483648.0 (out of range) (byte 5)",
                 message("{\"i\":2147483648.0}", Integers.class));
+        // BigInteger fields take the same rule, and say the same.
+        assertEquals(new java.math.BigInteger("9007199254740993"),
+                Json.read("{\"big\":9007199254740993.0}", Integers.class).big);
+        assertEquals("$.big: expected an integer, found 1e-400 (a fraction) (byte 7)",
+                message("{\"big\":1e-400}", Integers.class));
     }
 
     @Test
