@@ -267,25 +267,17 @@ int run_arrow_schema(int argc, char **argv) {
   });
 }
 
-/** Reports a conversion's error: in a stream, with the number of the document it is in. */
-void report_msgpack(const std::string &name, const simdbridge::msgpack_error &e, bool stream) {
-  if (stream) {
-    std::fprintf(stderr, "%s: error: document %" PRIu64 ": %s at byte %" PRIu64 "\n", name.c_str(), e.document,
-                 e.e.message(), e.e.offset);
-  } else {
-    report(name, e.e);
-  }
-}
-
 /**
- * to-msgpack --ndjson: each file read a step at a time and its documents written as they are
- * converted, so that memory is bounded by a step and the longest line; at an error, the
- * documents before it have been written.
+ * to-msgpack --ndjson and from-msgpack --stream: each file read a step at a time and its
+ * documents or values written as they are converted, so that memory is bounded by a step and
+ * the longest one; at an error, the ones before it have been written.
  */
-int run_to_msgpack_streams(const file_options &options) {
+int run_msgpack_streams(const file_options &options, bool to_msgpack) {
   simdbridge::msgpack_options o;
   o.threads = options.threads;
+  o.max_depth = options.parser.max_depth;
   simdbridge::parser parser(options.parser);
+  const auto write = [](const uint8_t *data, size_t size) { return std::fwrite(data, 1, size, stdout) == size; };
   int status = 0;
   for (const std::string &name : options.files) {
     simdbridge::cli::file_source source;
@@ -295,16 +287,15 @@ int run_to_msgpack_streams(const file_options &options) {
       status = 1;
       continue;
     }
-    const simdbridge::msgpack_error e =
-        simdbridge::json_to_msgpack(parser, source, o, [](const uint8_t *data, size_t size) {
-          return std::fwrite(data, 1, size, stdout) == size;
-        });
+    const simdbridge::msgpack_error e = to_msgpack ? simdbridge::json_to_msgpack(parser, source, o, write)
+                                                   : simdbridge::msgpack_to_json(source, o, write);
     if (e.e.code == simdbridge::error_code::write_failed) {
       stdout_ok(); // (says why)
       return 1;
     }
-    if (!e.ok()) {
-      report_msgpack(name, e, true);
+    if (!e.ok()) { // with the number of the document or value it is in
+      std::fprintf(stderr, "%s: error: document %" PRIu64 ": %s at byte %" PRIu64 "\n", name.c_str(), e.document,
+                   e.e.message(), e.e.offset);
       status = 1;
     }
     if (!stdout_ok()) { return 1; }
@@ -314,19 +305,17 @@ int run_to_msgpack_streams(const file_options &options) {
 
 /**
  * to-msgpack and from-msgpack: each file converted (msgpack.h) and written to standard output,
- * one after another; an error is reported and nothing of that file written (to-msgpack --ndjson:
- * the documents before it).
+ * one after another; an error is reported and nothing of that file written (a stream: the
+ * documents or values before it).
  */
 int run_msgpack(int argc, char **argv, bool to_msgpack) {
   file_options files;
   if (!parse_file_options(argc, argv, files)) { return 2; }
-  if (to_msgpack && files.stream) { return run_to_msgpack_streams(files); }
+  if (files.stream) { return run_msgpack_streams(files, to_msgpack); }
   std::optional<simdbridge::parser> parser;
   std::vector<uint8_t> out;
   return each_file(files, to_msgpack, [&](const file_options &options, const std::string &name, simdbridge::input in) {
     simdbridge::msgpack_options o;
-    o.ndjson = o.stream = options.stream;
-    o.threads = options.threads;
     o.max_depth = options.parser.max_depth;
     simdbridge::msgpack_error e;
     if (to_msgpack) {
@@ -334,10 +323,10 @@ int run_msgpack(int argc, char **argv, bool to_msgpack) {
       e = simdbridge::json_to_msgpack(*parser, in, o, out);
     } else {
       e = simdbridge::msgpack_to_json(in, o, out);
-      if (e.ok() && !options.stream) { out.push_back('\n'); }
+      if (e.ok()) { out.push_back('\n'); }
     }
     if (!e.ok()) {
-      report_msgpack(name, e, options.stream);
+      report(name, e.e);
       return false;
     }
     std::fwrite(out.data(), 1, out.size(), stdout);

@@ -257,6 +257,24 @@ class Checksum(unittest.TestCase):
             self.assertEqual(out.hex(), "9101" + ("9102" if head.endswith(b"]\n") else ""))
             self.assertLess(sent, 64 << 20)
 
+    def test_from_msgpack_reads_a_stream_a_step_at_a_time(self):
+        # from-msgpack --stream read the whole input first: a pipe of zeros (a zero is a whole
+        # MessagePack value) was read until memory ran out, and nothing was written.
+        p = subprocess.Popen([BINARY, "from-msgpack", "--stream", "-"], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        chunk = bytes(1 << 20)
+        for _ in range(96):
+            p.stdin.write(chunk)
+        with open("/proc/%d/status" % p.pid) as status:
+            peak_kb = int(re.search(r"VmHWM:\s+(\d+) kB", status.read()).group(1))
+        _, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertLess(peak_kb, 32 << 10)  # of 96 MB sent
+        bad = run("from-msgpack", "--stream", "-", stdin=b"\x01\x92\x02\xa1x\xc1")
+        self.assertEqual((bad.returncode, bad.stdout), (1, b'1\n[2,"x"]\n'))  # the values before the error
+        self.assertEqual(bad.stderr.decode(), "-: error: document 3: %s at byte 5\n"
+                         % "a byte that starts no MessagePack value")
+
     def test_usage_errors_exit_2(self):
         self.assertEqual(run().returncode, 2)
         self.assertEqual(run("checksum").returncode, 2)

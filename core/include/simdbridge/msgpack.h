@@ -109,6 +109,18 @@ msgpack_error msgpack_to_json(input in, const msgpack_options &options, std::vec
 /** msgpack_to_json into the memory `output` gives (nothing is asked for where the input fails). */
 msgpack_error msgpack_to_json(input in, const msgpack_options &options, const msgpack_output &output) noexcept;
 
+/**
+ * msgpack_to_json of a sequence of values (options.stream is implied) read from `source` a step
+ * at a time (block_size bytes for each of `threads`), each step's JSON lines handed to `write`
+ * once converted: memory is bounded by a step and the longest value, not by the stream. The
+ * text, and the error, are those of msgpack_to_json over the whole stream at once; on an error,
+ * every value before it has been handed to `write`. A value cut short is read on only while
+ * nothing in it is wrong: past the depth limit or at a bad byte it is refused then. (One whose
+ * arrays or maps claim more entries than have come is read on until they come or the stream
+ * ends, as read whole: there is no length limit for a value yet.)
+ */
+msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &options, const msgpack_sink &write) noexcept;
+
 } // namespace simdbridge
 
 #endif // SIMDBRIDGE_MSGPACK_H

@@ -214,6 +214,15 @@ struct converter {
 
   /** Reads the document `in` onto the tape; its MessagePack's size into `size`. */
   error read(input in, size_t &size) {
+    if (error e = parse(in); !e.ok()) { return e; }
+    return doc.size(size);
+  }
+
+  /**
+   * Reads the document `in` onto the tape: the parser's errors only, the first in the input
+   * (those of the MessagePack, a lone surrogate, come from sizing the tape after).
+   */
+  error parse(input in) {
     if (words.empty()) {
       words.resize(std::max<size_t>(64, in.size / 2));
       strings.resize(std::max<size_t>(64, in.size + 16));
@@ -228,7 +237,7 @@ struct converter {
     }
     if (!e.ok()) { return e; }
     doc = tape_document{words.data(), tape.words_used, strings.data(), in.data, in.size};
-    return doc.size(size);
+    return {};
   }
 
   /** Appends the document `in` as MessagePack to `out`. */
@@ -403,9 +412,9 @@ msgpack_error json_to_msgpack(parser &p, stream_source &source, const msgpack_op
           // (Never fewer than 3 bytes: the checks of a document's first bytes read that many.)
           if (size >= 3 && ((limit > 0 && size > limit) || (limit == 0 && size >= 2 * std::max(step, tried)))) {
             tried = size;
-            converter &c = *pool.converters[0];
-            size_t n = 0;
-            const error e = c.read(input::padded(bytes.data(), size, bytes.size()), n);
+            // Parsed only: an error of the MessagePack (a lone surrogate) may come after one
+            // of the parser's further on the line.
+            const error e = pool.converters[0]->parse(input::padded(bytes.data(), size, bytes.size()));
             if (!e.ok() && !(e.code == error_code::unexpected_end && e.offset == size)) {
               return {{e.code, base + e.offset}, documents + 1};
             }

@@ -8,11 +8,13 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include <simdjson.h>
 
 #include "blocks.h"
 #include "simdbridge/msgpack.h"
+#include "simdbridge/stream.h"
 #include "simdbridge/writer.h"
 
 namespace simdbridge {
@@ -37,6 +39,9 @@ public:
     pos_ += n;
   }
   void finish() { v_.resize(pos_); }
+  /** Bytes written so far; back_to(n) drops those past the first n. */
+  size_t size() const noexcept { return pos_; }
+  void back_to(size_t n) noexcept { pos_ = n; }
 
 private:
   std::vector<uint8_t> &v_;
@@ -372,15 +377,30 @@ error skim(const uint8_t *data, size_t size, size_t &p) noexcept {
   return {};
 }
 
+/**
+ * The first error of the value at `start` of [data, data + size), which the skim found broken
+ * (`skimmed`): the one the converter meets first, as where the value is read alone (a depth
+ * limit or bad UTF-8 may come before the end the skim found missing), else the skim's.
+ */
+error first_error(const uint8_t *data, size_t size, size_t start, const msgpack_options &options, error skimmed) {
+  std::vector<uint8_t> scratch;
+  converter c(data, size, options);
+  json_out o(scratch);
+  const error first = c.value(start, o);
+  return first.ok() ? skimmed : first;
+}
+
 /** The values of [b.begin, b.end) as NDJSON lines into the block's output. */
 void convert_values(const uint8_t *data, const msgpack_options &options, internal::msgpack_block &b) {
   converter c(data, b.end, options);
   json_out out(b.out);
   size_t p = b.begin;
   while (p < b.end) {
+    const size_t written = out.size();
     const error e = c.value(p, out);
     if (!e.ok()) {
       b.failure = {e, b.documents + 1};
+      out.back_to(written); // (the JSON of the values before it only, which a stream hands on)
       break;
     }
     out.put('\n');
@@ -457,14 +477,7 @@ msgpack_error convert_stream(input in, const msgpack_options &options, const msg
     while (p < in.size) {
       const size_t start = p;
       if (error e = skim(in.data, in.size, p); !e.ok()) {
-        // The value's error is the one the converter meets first, as where it is read alone: a
-        // depth limit or bad UTF-8 may come before the end the skim found missing.
-        std::vector<uint8_t> scratch;
-        converter c(in.data, in.size, options);
-        json_out o(scratch);
-        size_t q = start;
-        const error first = c.value(q, o);
-        skimmed = {first.ok() ? e : first, values + 1};
+        skimmed = {first_error(in.data, in.size, start, options, e), values + 1};
         p = start;
         break;
       }
@@ -519,6 +532,87 @@ msgpack_error msgpack_to_json(input in, const msgpack_options &options, const ms
       return {};
     }
     return convert_stream(in, options, output);
+  } catch (const std::bad_alloc &) {
+    return {{error_code::out_of_memory, 0}, 0};
+  }
+}
+
+msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &options,
+                              const msgpack_sink &write) noexcept {
+  try {
+    const size_t block = std::max<size_t>(options.block_size, 1);
+    const size_t step = block * std::max(1u, options.threads); // a block for each thread a time
+    std::vector<uint8_t> bytes; // [0, size): read, not yet converted; bytes[0] is at `base` in the stream
+    size_t size = 0, want = step;
+    size_t tried = 0;           // the last value cut by the buffer's end converted as it is (0: none since)
+    uint64_t base = 0, values = 0;
+    bool at_end = false;
+    for (;;) {
+      if (bytes.size() < want + padding) { bytes.resize(want + padding); }
+      while (!at_end && size < want) {
+        const result<size_t> r = source.read(bytes.data() + size, want - size);
+        if (!r.ok()) { return {{r.error().code, base + size}, values + 1}; }
+        if (r.value() == 0) { at_end = true; }
+        size += r.value();
+      }
+      // The whole values read, skimmed into blocks of about `block` bytes.
+      std::vector<internal::msgpack_block> blocks;
+      size_t begin = 0, p = 0;
+      error broken;
+      while (p < size) {
+        const size_t start = p;
+        if (error e = skim(bytes.data(), size, p); !e.ok()) {
+          p = start;
+          broken = e;
+          break;
+        }
+        if (p - begin >= block) {
+          blocks.emplace_back();
+          blocks.back().begin = std::exchange(begin, p);
+          blocks.back().end = p;
+        }
+      }
+      if (p > begin) {
+        blocks.emplace_back();
+        blocks.back().begin = begin;
+        blocks.back().end = p;
+      }
+      internal::convert_blocks(blocks, options.threads, nullptr, [&](internal::msgpack_block &b, unsigned) {
+        try {
+          convert_values(bytes.data(), options, b);
+        } catch (const std::bad_alloc &) {
+          b.failure = {{error_code::out_of_memory, b.begin}, b.documents + 1};
+        }
+      });
+      // Every value before the first that failed is handed on, in order.
+      for (internal::msgpack_block &b : blocks) {
+        if (!b.out.empty() && !write(b.out.data(), b.out.size())) {
+          return {{error_code::write_failed, base + b.begin}, values + 1};
+        }
+        if (!b.failure.ok()) { return {{b.failure.e.code, base + b.failure.e.offset}, values + b.failure.document}; }
+        values += b.documents;
+      }
+      if (broken.ok() && at_end) { return {}; }
+      if (!broken.ok() && (at_end || broken.code != error_code::msgpack_truncated)) {
+        const error e = first_error(bytes.data(), size, p, options, broken);
+        return {{e.code, base + e.offset}, values + 1};
+      }
+      // The rest is a value cut by the buffer's end: kept, and more read after it. One longer
+      // than a step is converted as it is once it is twice a step and twice the last try: an
+      // error before the bytes end (not the end too soon of any value cut short) is its error
+      // wherever it ends, so that a value that never ends (arrays that claim more items than
+      // will come) is refused at its depth limit or first bad byte, not read on without end.
+      std::memmove(bytes.data(), bytes.data() + p, size - p);
+      base += p;
+      size -= p;
+      if (p > 0) { tried = 0; }
+      if (size >= 2 * std::max(step, tried)) {
+        tried = size;
+        const error e = first_error(bytes.data(), size, 0, options, {});
+        if (!e.ok() && e.code != error_code::msgpack_truncated) { return {{e.code, base + e.offset}, values + 1}; }
+      }
+      want = std::max(size + step, 2 * size); // a long value is skimmed again about twice in all
+    }
   } catch (const std::bad_alloc &) {
     return {{error_code::out_of_memory, 0}, 0};
   }

@@ -16,11 +16,11 @@
 namespace simdbridge {
 namespace {
 
-/** `text` in pieces of at most `piece` bytes, then (where `endless`) `fill` bytes to 64 MB. */
+/** `text` in pieces of at most `piece` bytes, then (where `endless`) `fill` bytes to `total` (64 MB). */
 class text_source final : public stream_source {
 public:
-  text_source(std::string text, size_t piece, bool endless = false, uint8_t fill = 0)
-      : text_(std::move(text)), piece_(piece), total_(endless ? uint64_t(64) << 20 : text_.size()), fill_(fill) {}
+  text_source(std::string text, size_t piece, bool endless = false, uint8_t fill = 0, uint64_t total = uint64_t(64) << 20)
+      : text_(std::move(text)), piece_(piece), total_(endless ? total : text_.size()), fill_(fill) {}
   result<size_t> read(uint8_t *into, size_t capacity) noexcept override {
     const size_t n = size_t(std::min<uint64_t>({capacity, piece_, total_ - at_}));
     for (size_t i = 0; i < n; i++) { into[i] = at_ + i < text_.size() ? uint8_t(text_[at_ + i]) : fill_; }
@@ -88,7 +88,7 @@ std::string streamed(text_source &source, const parser_options &limits, size_t b
 
 std::string random_line(std::mt19937_64 &rng) {
   static const char *values[] = {"1", "-2.5e3", "\"s\\u00e9\"", "true", "null", "[1,[2]]", "{\"k\":{}}",
-                                 "123456789012345678901234567890", "\"\"", "[]"};
+                                 "123456789012345678901234567890", "\"\"", "[]", "\"\\udfaa\""};
   std::string line = rng() % 4 == 0 ? "  " : rng() % 8 == 0 ? std::string(rng() % 300, ' ') : "";
   if (rng() % 16 == 0) { return line + "\n"; } // a line of white space
   const bool object = rng() % 2;
@@ -96,7 +96,7 @@ std::string random_line(std::mt19937_64 &rng) {
   for (int i = 0, n = int(rng() % 6); i < n; i++) {
     line += i ? "," : "";
     line += object ? "\"k" + std::to_string(i) + "\":" : "";
-    line += values[rng() % 10];
+    line += values[rng() % (rng() % 8 ? 10 : 11)]; // now and then a lone surrogate
   }
   line += object ? "}" : "]";
   return line + (rng() % 5 == 0 ? "\r\n" : rng() % 7 == 0 ? "\n\n \n" : "\n");
@@ -141,6 +141,19 @@ TEST(MsgpackStream, ALineIsNotReadAsItIsBeforeItHoldsThreeBytes) {
         EXPECT_EQ(streamed(source, {}, block_size, threads), want) << block_size << " " << threads;
       }
     }
+  }
+}
+
+TEST(MsgpackStream, ALineReadAsItIsGivesOnlyTheParsersErrors) {
+  // Found by make fuzz: a line with no end yet, read as it is up to just past a lone surrogate
+  // (which MessagePack cannot hold), was unsupported_value at 1; the whole line is first
+  // trailing_content at 10, a parser's error, which comes before the conversion's.
+  const std::string text = "[\"\\uDFAA\"]" + std::string(40, '&');
+  const std::string want = whole(text, {});
+  ASSERT_NE(want.find("trailing_content at 10"), std::string::npos) << want;
+  for (size_t block_size : {size_t(1), size_t(3), size_t(5)}) {
+    text_source source(text, 1);
+    EXPECT_EQ(streamed(source, {}, block_size, 1), want) << block_size;
   }
 }
 
@@ -189,6 +202,111 @@ TEST(MsgpackStream, AFailedWriteStopsTheConversion) {
   EXPECT_EQ(e.e.code, error_code::write_failed);
   EXPECT_EQ(calls, 3);
   EXPECT_LT(source.read_so_far(), text.size());
+}
+
+// MessagePack to JSON over a source.
+
+/** Where the first `n` values of a MessagePack stream end (each read alone: its end is where trailing content starts). */
+size_t first_values(const std::string &packed, uint64_t n) {
+  size_t at = 0;
+  std::vector<uint8_t> scratch;
+  for (uint64_t i = 0; i < n; i++) {
+    const msgpack_error e = msgpack_to_json(input::copy_of(packed.data() + at, packed.size() - at), {}, scratch);
+    at = e.ok() ? packed.size() : at + size_t(e.e.offset);
+  }
+  return at;
+}
+
+std::string unpacked_whole(const std::string &packed, uint32_t max_depth) {
+  msgpack_options o;
+  o.stream = true;
+  o.max_depth = max_depth;
+  std::vector<uint8_t> out;
+  const msgpack_error e = msgpack_to_json(input::copy_of(packed), o, out);
+  if (!e.ok()) {
+    const std::string before = packed.substr(0, first_values(packed, e.document - 1));
+    EXPECT_TRUE(msgpack_to_json(input::copy_of(before), o, out).ok());
+  }
+  return outcome(out, e);
+}
+
+std::string unpacked_streamed(text_source &source, uint32_t max_depth, size_t block_size, unsigned threads) {
+  msgpack_options o;
+  o.max_depth = max_depth;
+  o.block_size = block_size;
+  o.threads = threads;
+  std::vector<uint8_t> out;
+  const msgpack_error e = msgpack_to_json(source, o, [&](const uint8_t *data, size_t size) {
+    out.insert(out.end(), data, data + size);
+    return true;
+  });
+  return outcome(out, e);
+}
+
+TEST(MsgpackStream, MessagePackToJsonGivesTheWholeStreamsTextAndErrors) {
+  std::mt19937_64 rng(61206);
+  for (int round = 0; round < 400; round++) {
+    std::string json;
+    for (int i = 0, n = int(rng() % 30); i < n; i++) { json += random_line(rng); }
+    msgpack_options to;
+    to.ndjson = true;
+    parser p;
+    std::vector<uint8_t> packed_bytes;
+    if (!json_to_msgpack(p, input::copy_of(json), to, packed_bytes).ok()) { continue; } // (a lone surrogate)
+    std::string packed(packed_bytes.begin(), packed_bytes.end());
+    if (rng() % 2 && !packed.empty()) { // a broken byte, a cut, a claim of more than comes
+      const size_t at = rng() % packed.size();
+      switch (rng() % 4) {
+      case 0: packed[at] = char(0xc1); break;
+      case 1: packed.resize(at); break;
+      case 2: packed.insert(at, "\xdd\x00\x01\x00\x00", 5); break;
+      default: packed[at] = char(rng()); break;
+      }
+    }
+    const uint32_t depth = rng() % 3 == 0 ? 2 : 1024;
+    const std::string want = unpacked_whole(packed, depth);
+    const size_t block_size = 1 + rng() % 100;
+    const size_t piece = 1 + rng() % 200;
+    for (unsigned threads : {1u, 2u, 3u}) {
+      text_source source(packed, piece);
+      EXPECT_EQ(unpacked_streamed(source, depth, block_size, threads), want)
+          << round << " block " << block_size << " piece " << piece << " threads " << threads;
+    }
+  }
+}
+
+TEST(MsgpackStream, AValueThatNeverEndsIsRefusedWhereItGoesWrong) {
+  // A pipe of zeros is a stream of zeros (positive fixints): written as they come, in bounded
+  // memory. Arrays nested without end (past the depth limit), and a string of bad UTF-8 in a
+  // value that never ends: refused within a few steps.
+  struct endless {
+    std::string head;
+    uint8_t fill;
+  };
+  for (const endless &c : {endless{"", 0}, endless{"\x01", 0x91}, endless{"\x01", 0x92},
+                           endless{"\x01\x92\xa2\xff\xfe", 0x92}}) {
+    for (unsigned threads : {1u, 2u}) {
+      const uint64_t total = uint64_t(c.head.empty() ? 8 : 64) << 20;
+      text_source source(c.head, 4096, true, c.fill, total);
+      size_t written = 0;
+      msgpack_options o;
+      o.block_size = 4096;
+      o.threads = threads;
+      const msgpack_error e = msgpack_to_json(source, o, [&](const uint8_t *, size_t size) {
+        written += size;
+        return true;
+      });
+      if (c.fill == 0 && c.head.empty()) {
+        EXPECT_TRUE(e.ok());
+        EXPECT_EQ(written, 2 * total); // "0\n" for each zero
+        continue;
+      }
+      EXPECT_LT(source.read_so_far(), uint64_t(1) << 20) << int(c.fill);
+      const std::string cut = c.head + std::string(300000, char(c.fill));
+      const std::string want = unpacked_whole(cut, SIMDBRIDGE_DEFAULT_MAX_DEPTH);
+      EXPECT_EQ(outcome({}, e), want.substr(want.find("|error"))) << int(c.fill);
+    }
+  }
 }
 
 } // namespace
