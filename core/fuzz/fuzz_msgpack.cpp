@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // JSON and MessagePack, each way round: the input read as MessagePack (one value, and as a
-// stream on 1 and 3 threads, which must agree, and give a broken first value the error it gives
-// alone) and, where it converts, its JSON must be valid,
+// stream on 1 and 3 threads and from a source in pieces, which must agree, and give a broken
+// first value the error it gives alone) and, where it converts, its JSON must be valid,
 // pack, and unpack to the same text; the input read as JSON and, where it packs, its MessagePack
 // must unpack to JSON that packs and unpacks to itself, and as NDJSON read from a source in
 // pieces give the bytes and error of the whole stream. Nothing may read out of bounds or crash.
@@ -57,6 +57,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::abort();
   }
   if (a.ok()) { check_round_trip(p, one, true); }
+  // As a stream read from a source in pieces, a few bytes a step, on 1 and 2 threads: the same
+  // error, and where it converts, the same text.
+  for (unsigned threads : {1u, 2u}) {
+    fuzz::pieces source(bytes.data(), bytes.size(), 1 + size % 11);
+    msgpack_options steps;
+    steps.block_size = 1 + size % 7;
+    steps.threads = threads;
+    std::vector<uint8_t> streamed;
+    const msgpack_error s = msgpack_to_json(source, steps, [&](const uint8_t *d, size_t n) {
+      streamed.insert(streamed.end(), d, d + n);
+      return true;
+    });
+    if (s.e.code != a.e.code || s.e.offset != a.e.offset || s.document != a.document || (a.ok() && streamed != one)) {
+      std::fprintf(stderr, "FINDING: a MessagePack stream from a source and whole: %s vs %s\n", describe(s).c_str(),
+                   describe(a).c_str());
+      std::abort();
+    }
+  }
   // A first value that is broken gives the stream the error it gives read alone.
   if (!alone.ok() && alone.e.code != error_code::trailing_content && alone.e.code != error_code::empty_input &&
       (a.e.code != alone.e.code || a.e.offset != alone.e.offset || a.document != 1)) {
