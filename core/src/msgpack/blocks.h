@@ -25,6 +25,22 @@ struct msgpack_block {
 };
 
 /**
+ * blocks[i] (added where there are only i) made ready to convert [begin, end): what a stream
+ * read a step at a time uses, so that each block's output keeps its memory from step to step
+ * rather than being freed and allocated again.
+ */
+inline msgpack_block &reuse_block(std::vector<msgpack_block> &blocks, size_t i, size_t begin, size_t end) {
+  if (i == blocks.size()) { blocks.emplace_back(); }
+  msgpack_block &b = blocks[i];
+  b.begin = begin;
+  b.end = end;
+  b.documents = 0;
+  b.out.clear();
+  b.failure = {};
+  return b;
+}
+
+/**
  * The first failure of `blocks` (converted, in input order), its document counted from the
  * stream's start; or, where none failed, their outputs handed to `output` in order (asked once
  * for their total size; none: the outputs are dropped).

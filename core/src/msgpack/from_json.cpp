@@ -280,23 +280,23 @@ void convert_lines(converter &c, input in, internal::msgpack_block &b) {
   }
 }
 
-/** An NDJSON input cut into blocks of about `size` bytes, each ending just past a newline (or at the end). */
-std::vector<internal::msgpack_block> line_blocks(input in, size_t size) {
-  std::vector<internal::msgpack_block> blocks;
+/**
+ * An NDJSON input cut into `blocks` (their memory reused) of about `size` bytes, each ending
+ * just past a newline (or at the end).
+ */
+void line_blocks(input in, size_t size, std::vector<internal::msgpack_block> &blocks) {
   size = std::max<size_t>(size, 1);
+  size_t n = 0;
   for (size_t begin = 0; begin < in.size;) {
     size_t end = in.size - begin > size ? begin + size : in.size;
     if (end < in.size) {
       const void *nl = std::memchr(in.data + end, '\n', in.size - end);
       end = nl ? size_t(static_cast<const uint8_t *>(nl) - in.data) + 1 : in.size;
     }
-    internal::msgpack_block b;
-    b.begin = begin;
-    b.end = end;
-    blocks.push_back(std::move(b));
+    internal::reuse_block(blocks, n++, begin, end);
     begin = end;
   }
-  return blocks;
+  blocks.resize(n);
 }
 
 /** The calling thread's converter (on `p`) and one more, with its own parser, for each other thread. */
@@ -347,7 +347,8 @@ msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &option
       c.doc.write(to);
       return {};
     }
-    std::vector<internal::msgpack_block> blocks = line_blocks(in, options.block_size);
+    std::vector<internal::msgpack_block> blocks;
+    line_blocks(in, options.block_size, blocks);
     converter_pool pool(p, thread_count(options, blocks.size()));
     pool.convert(in, blocks);
     return internal::hand_over(blocks, &output);
@@ -363,6 +364,7 @@ msgpack_error json_to_msgpack(parser &p, stream_source &source, const msgpack_op
     const size_t step = block * std::max(1u, options.threads); // a block for each thread a time
     const uint64_t limit = p.options().max_document_length;
     converter_pool pool(p, std::max(1u, options.threads));
+    std::vector<internal::msgpack_block> blocks; // each step's, their outputs' memory kept
     std::vector<uint8_t> bytes;   // [0, size): read, not yet converted; bytes[0] is at `base` in the stream
     size_t size = 0;
     size_t searched = 0;          // no line end in [0, searched)
@@ -431,7 +433,7 @@ msgpack_error json_to_msgpack(parser &p, stream_source &source, const msgpack_op
         blank_too_long = 0;
       }
       const input chunk = input::padded(bytes.data(), cut, bytes.size());
-      std::vector<internal::msgpack_block> blocks = line_blocks(chunk, block);
+      line_blocks(chunk, block, blocks);
       pool.convert(chunk, blocks);
       // Every document before the first that failed is handed on, in order.
       for (internal::msgpack_block &b : blocks) {

@@ -547,6 +547,7 @@ msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &opti
     size_t tried = 0;           // the last value cut by the buffer's end converted as it is (0: none since)
     uint64_t base = 0, values = 0;
     bool at_end = false;
+    std::vector<internal::msgpack_block> blocks; // each step's, their outputs' memory kept
     for (;;) {
       if (bytes.size() < want + padding) { bytes.resize(want + padding); }
       while (!at_end && size < want) {
@@ -556,8 +557,7 @@ msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &opti
         size += r.value();
       }
       // The whole values read, skimmed into blocks of about `block` bytes.
-      std::vector<internal::msgpack_block> blocks;
-      size_t begin = 0, p = 0;
+      size_t begin = 0, p = 0, n = 0;
       error broken;
       while (p < size) {
         const size_t start = p;
@@ -566,17 +566,10 @@ msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &opti
           broken = e;
           break;
         }
-        if (p - begin >= block) {
-          blocks.emplace_back();
-          blocks.back().begin = std::exchange(begin, p);
-          blocks.back().end = p;
-        }
+        if (p - begin >= block) { internal::reuse_block(blocks, n++, std::exchange(begin, p), p); }
       }
-      if (p > begin) {
-        blocks.emplace_back();
-        blocks.back().begin = begin;
-        blocks.back().end = p;
-      }
+      if (p > begin) { internal::reuse_block(blocks, n++, begin, p); }
+      blocks.resize(n);
       internal::convert_blocks(blocks, options.threads, nullptr, [&](internal::msgpack_block &b, unsigned) {
         try {
           convert_values(bytes.data(), options, b);
