@@ -190,14 +190,12 @@ void print_verdict(const std::string &name, bool with_checksum, uint64_t checksu
 }
 
 /**
- * checksum --ndjson and validate --ndjson: each file read a block at a time (block_reader, on
- * --threads threads), never whole, so that memory is bounded by a block and the longest
- * document however long the stream; the same checksum and errors as over its bytes at once.
+ * Opens each file named on the command line as a source read a block at a time (standard input
+ * for "-") and hands it to `read` (which reports its own errors and returns false for them); a
+ * file that cannot be opened is reported here. 1 if any failed or standard output could not be
+ * written, else 0.
  */
-int run_streams(const file_options &options, bool with_checksum) {
-  simdbridge::block_options blocks;
-  blocks.threads = options.threads;
-  blocks.parser = options.parser;
+template <typename Read> int each_source(const file_options &options, Read &&read) {
   int status = 0;
   for (const std::string &name : options.files) {
     simdbridge::cli::file_source source;
@@ -207,17 +205,31 @@ int run_streams(const file_options &options, bool with_checksum) {
       status = 1;
       continue;
     }
+    if (!read(name, source)) { status = 1; }
+    if (!stdout_ok()) { return 1; }
+  }
+  return status;
+}
+
+/**
+ * checksum --ndjson and validate --ndjson: each file read a block at a time (block_reader, on
+ * --threads threads), never whole, so that memory is bounded by a block and the longest
+ * document however long the stream; the same checksum and errors as over its bytes at once.
+ */
+int run_streams(const file_options &options, bool with_checksum) {
+  simdbridge::block_options blocks;
+  blocks.threads = options.threads;
+  blocks.parser = options.parser;
+  return each_source(options, [&](const std::string &name, simdbridge::cli::file_source &source) {
     const simdbridge::result<uint64_t> r =
         with_checksum ? simdbridge::checksum_stream(source, blocks) : simdbridge::validate_stream(source, blocks);
     if (!r.ok()) {
       report(name, r.error());
-      status = 1;
-    } else {
-      print_verdict(name, with_checksum, r.value());
+      return false;
     }
-    if (!stdout_ok()) { return 1; }
-  }
-  return status;
+    print_verdict(name, with_checksum, r.value());
+    return true;
+  });
 }
 
 /** checksum and validate: one line per file. */
@@ -278,29 +290,16 @@ int run_msgpack_streams(const file_options &options, bool to_msgpack) {
   o.max_depth = options.parser.max_depth;
   simdbridge::parser parser(options.parser);
   const auto write = [](const uint8_t *data, size_t size) { return std::fwrite(data, 1, size, stdout) == size; };
-  int status = 0;
-  for (const std::string &name : options.files) {
-    simdbridge::cli::file_source source;
-    std::string why;
-    if (!source.open(name, why)) {
-      std::fprintf(stderr, "%s: error: %s\n", name.c_str(), why.c_str());
-      status = 1;
-      continue;
-    }
+  return each_source(options, [&](const std::string &name, simdbridge::cli::file_source &source) {
     const simdbridge::msgpack_error e = to_msgpack ? simdbridge::json_to_msgpack(parser, source, o, write)
                                                    : simdbridge::msgpack_to_json(source, o, write);
-    if (e.e.code == simdbridge::error_code::write_failed) {
-      stdout_ok(); // (says why)
-      return 1;
-    }
-    if (!e.ok()) { // with the number of the document or value it is in
+    // (A failed write is said by each_source's check of standard output.)
+    if (!e.ok() && e.e.code != simdbridge::error_code::write_failed) { // with the document or value it is in
       std::fprintf(stderr, "%s: error: document %" PRIu64 ": %s at byte %" PRIu64 "\n", name.c_str(), e.document,
                    e.e.message(), e.e.offset);
-      status = 1;
     }
-    if (!stdout_ok()) { return 1; }
-  }
-  return status;
+    return e.ok();
+  });
 }
 
 /**

@@ -22,6 +22,34 @@ def run(*args, stdin=None):
     return subprocess.run([BINARY, *args], input=stdin, capture_output=True, timeout=120)
 
 
+def peak_kb_piping(args, chunk, total):
+    """Pipes `chunk` repeated to `total` bytes into the tool, its output dropped: its peak memory
+    (read while it still reads), exit status and standard error."""
+    p = subprocess.Popen([BINARY, *args], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(total // len(chunk)):
+        p.stdin.write(chunk)
+    with open("/proc/%d/status" % p.pid) as status:
+        peak_kb = int(re.search(r"VmHWM:\s+(\d+) kB", status.read()).group(1))
+    _, err = p.communicate(timeout=60)  # (closes its standard input)
+    return peak_kb, p.returncode, err
+
+
+def pipe_without_end(args, head, fill):
+    """Pipes `head`, then `fill` bytes until the tool stops reading (or 256 MB): its exit status,
+    output, standard error and the fill bytes sent."""
+    p = subprocess.Popen([BINARY, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    sent = 0
+    try:
+        p.stdin.write(head)
+        while sent < 256 << 20:
+            p.stdin.write(fill * (1 << 16))
+            sent += 1 << 16
+    except BrokenPipeError:
+        p.stdin = None  # (communicate would flush it)
+    out, err = p.communicate(timeout=60)
+    return p.returncode, out, err.decode(), sent
+
+
 class Checksum(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
@@ -64,33 +92,16 @@ class Checksum(unittest.TestCase):
         # size in memory, and a pipe of zeros (or anything with no line end) was read without end.
         line = b'{"id": 12345, "tags": ["a", "b"], "text": "' + b"x" * 64 + b'"}\n'
         for command in ("validate", "checksum"):
-            p = subprocess.Popen([BINARY, command, "--ndjson", "-"], stdin=subprocess.PIPE,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            chunk = line * 4096
-            for _ in range((96 << 20) // len(chunk)):
-                p.stdin.write(chunk)
-            with open("/proc/%d/status" % p.pid) as status:  # peak memory, the process still reading
-                peak_kb = int(re.search(r"VmHWM:\s+(\d+) kB", status.read()).group(1))
-            out, err = p.communicate(timeout=60)  # (closes its standard input)
-            self.assertEqual(p.returncode, 0, err)
+            peak_kb, status, err = peak_kb_piping([command, "--ndjson", "-"], line * 4096, 96 << 20)
+            self.assertEqual(status, 0, err)
             self.assertLess(peak_kb, 32 << 10, command)  # of 96 MB sent
         whole = self.write("s.ndjson", line * 20000 + b"[1]\n" + b"7 " * 5000)
         expected = run("checksum", "--ndjson", whole).stdout
         self.assertEqual(run("checksum", "--ndjson", "--threads", "2", whole).stdout, expected)
         self.assertEqual(run("checksum", "--ndjson", "-", stdin=open(whole, "rb").read()).stdout,
                          expected.replace(whole.encode(), b"-"))
-        p = subprocess.Popen([BINARY, "validate", "--ndjson", "-"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        sent = 0
-        try:
-            p.stdin.write(b"[1]\n[2] ")
-            while sent < 256 << 20:
-                p.stdin.write(bytes(1 << 16))
-                sent += 1 << 16
-        except BrokenPipeError:
-            p.stdin = None  # (communicate would flush it)
-        out, err = p.communicate(timeout=60)
-        self.assertEqual((p.returncode, err.decode()), (1, "-: error: expected a value at byte 8\n"))
+        status, _, err, sent = pipe_without_end(["validate", "--ndjson", "-"], b"[1]\n[2] ", b"\0")
+        self.assertEqual((status, err), (1, "-: error: expected a value at byte 8\n"))
         self.assertLess(sent, 64 << 20)
 
     def test_an_invalid_file_is_reported_and_the_next_one_still_read(self):
@@ -180,7 +191,10 @@ class Checksum(unittest.TestCase):
         if not os.path.exists("/dev/full"):
             self.skipTest("no /dev/full")
         ok = self.write("ok.json", "[1]")
-        for args in (["checksum", ok], ["validate", ok], ["version"], ["help"]):
+        lines = self.write("lines.ndjson", "[1]\n" * 100000)  # (more than a buffer of output)
+        packed = self.write("packed.msgpack", "\x01" * 100000)
+        for args in (["checksum", ok], ["validate", ok], ["version"], ["help"], ["to-msgpack", "--ndjson", ok],
+                     ["to-msgpack", "--ndjson", lines], ["from-msgpack", "--stream", packed]):
             with open("/dev/full", "wb") as full:
                 r = subprocess.run([BINARY, *args], stdout=full, stderr=subprocess.PIPE, timeout=60)
             self.assertEqual(r.returncode, 1, args)
@@ -230,45 +244,22 @@ class Checksum(unittest.TestCase):
         # to-msgpack --ndjson read the whole input first: a pipe took its size in memory, and one
         # of zeros (no line end) was read until memory ran out.
         line = b'{"id": 12345, "tags": ["a", "b"], "text": "' + b"x" * 64 + b'"}\n'
-        p = subprocess.Popen([BINARY, "to-msgpack", "--ndjson", "-"], stdin=subprocess.PIPE,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        chunk = line * 4096
-        for _ in range((96 << 20) // len(chunk)):
-            p.stdin.write(chunk)
-        with open("/proc/%d/status" % p.pid) as status:
-            peak_kb = int(re.search(r"VmHWM:\s+(\d+) kB", status.read()).group(1))
-        _, err = p.communicate(timeout=60)
-        self.assertEqual(p.returncode, 0, err)
+        peak_kb, status, err = peak_kb_piping(["to-msgpack", "--ndjson", "-"], line * 4096, 96 << 20)
+        self.assertEqual(status, 0, err)
         self.assertLess(peak_kb, 32 << 10)  # of 96 MB sent
         for head, fill, message in ((b'[1]\n[2]\n', b"\0", "document 3: the input looks like UTF-16 or UTF-32,"
-                                     " not UTF-8 at byte 8"), (b"[1]\n[2, ", b"x", "document 2: expected a value at byte 8")):
-            p = subprocess.Popen([BINARY, "to-msgpack", "--ndjson", "-"], stdin=subprocess.PIPE,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            sent = 0
-            try:
-                p.stdin.write(head)
-                while sent < 256 << 20:
-                    p.stdin.write(fill * (1 << 16))
-                    sent += 1 << 16
-            except BrokenPipeError:
-                p.stdin = None  # (communicate would flush it)
-            out, err = p.communicate(timeout=60)
-            self.assertEqual((p.returncode, err.decode()), (1, "-: error: %s\n" % message))
+                                     " not UTF-8 at byte 8"),
+                                    (b"[1]\n[2, ", b"x", "document 2: expected a value at byte 8")):
+            status, out, err, sent = pipe_without_end(["to-msgpack", "--ndjson", "-"], head, fill)
+            self.assertEqual((status, err), (1, "-: error: %s\n" % message))
             self.assertEqual(out.hex(), "9101" + ("9102" if head.endswith(b"]\n") else ""))
             self.assertLess(sent, 64 << 20)
 
     def test_from_msgpack_reads_a_stream_a_step_at_a_time(self):
         # from-msgpack --stream read the whole input first: a pipe of zeros (a zero is a whole
         # MessagePack value) was read until memory ran out, and nothing was written.
-        p = subprocess.Popen([BINARY, "from-msgpack", "--stream", "-"], stdin=subprocess.PIPE,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        chunk = bytes(1 << 20)
-        for _ in range(96):
-            p.stdin.write(chunk)
-        with open("/proc/%d/status" % p.pid) as status:
-            peak_kb = int(re.search(r"VmHWM:\s+(\d+) kB", status.read()).group(1))
-        _, err = p.communicate(timeout=60)
-        self.assertEqual(p.returncode, 0, err)
+        peak_kb, status, err = peak_kb_piping(["from-msgpack", "--stream", "-"], bytes(1 << 20), 96 << 20)
+        self.assertEqual(status, 0, err)
         self.assertLess(peak_kb, 32 << 10)  # of 96 MB sent
         bad = run("from-msgpack", "--stream", "-", stdin=b"\x01\x92\x02\xa1x\xc1")
         self.assertEqual((bad.returncode, bad.stdout), (1, b'1\n[2,"x"]\n'))  # the values before the error

@@ -35,6 +35,33 @@ void check_round_trip(parser &p, const std::vector<uint8_t> &json, bool stream) 
   fuzz::expect(again == json, "JSON -> MessagePack -> JSON is not the same text");
 }
 
+/**
+ * `convert` over `bytes` read from a source in pieces of a few bytes, a few bytes a step, on 1
+ * and 2 threads: the error of the whole input read at once (`whole_error`), and where that
+ * converts, its output (`whole_output`).
+ */
+template <typename Convert>
+void from_a_source(const std::vector<uint8_t> &bytes, const msgpack_error &whole_error,
+                   const std::vector<uint8_t> &whole_output, const char *what, Convert &&convert) {
+  for (unsigned threads : {1u, 2u}) {
+    fuzz::pieces source(bytes.data(), bytes.size(), 1 + bytes.size() % 11);
+    msgpack_options steps;
+    steps.block_size = 1 + bytes.size() % 7;
+    steps.threads = threads;
+    std::vector<uint8_t> out;
+    const msgpack_error e = convert(source, steps, [&](const uint8_t *d, size_t n) {
+      out.insert(out.end(), d, d + n);
+      return true;
+    });
+    if (e.e.code != whole_error.e.code || e.e.offset != whole_error.e.offset || e.document != whole_error.document ||
+        (whole_error.ok() && out != whole_output)) {
+      std::fprintf(stderr, "FINDING: %s from a source and whole: %s vs %s\n", what, describe(e).c_str(),
+                   describe(whole_error).c_str());
+      std::abort();
+    }
+  }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -59,22 +86,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (a.ok()) { check_round_trip(p, one, true); }
   // As a stream read from a source in pieces, a few bytes a step, on 1 and 2 threads: the same
   // error, and where it converts, the same text.
-  for (unsigned threads : {1u, 2u}) {
-    fuzz::pieces source(bytes.data(), bytes.size(), 1 + size % 11);
-    msgpack_options steps;
-    steps.block_size = 1 + size % 7;
-    steps.threads = threads;
-    std::vector<uint8_t> streamed;
-    const msgpack_error s = msgpack_to_json(source, steps, [&](const uint8_t *d, size_t n) {
-      streamed.insert(streamed.end(), d, d + n);
-      return true;
-    });
-    if (s.e.code != a.e.code || s.e.offset != a.e.offset || s.document != a.document || (a.ok() && streamed != one)) {
-      std::fprintf(stderr, "FINDING: a MessagePack stream from a source and whole: %s vs %s\n", describe(s).c_str(),
-                   describe(a).c_str());
-      std::abort();
-    }
-  }
+  from_a_source(bytes, a, one, "a MessagePack stream", [](stream_source &source, const msgpack_options &steps,
+                                                          const msgpack_sink &write) {
+    return msgpack_to_json(source, steps, write);
+  });
   // A first value that is broken gives the stream the error it gives read alone.
   if (!alone.ok() && alone.e.code != error_code::trailing_content && alone.e.code != error_code::empty_input &&
       (a.e.code != alone.e.code || a.e.offset != alone.e.offset || a.document != 1)) {
@@ -93,21 +108,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   lines.ndjson = true;
   std::vector<uint8_t> whole;
   const msgpack_error w = json_to_msgpack(p, input::copy_of(bytes.data(), bytes.size()), lines, whole);
-  for (unsigned threads : {1u, 2u}) {
-    fuzz::pieces source(bytes.data(), bytes.size(), 1 + size % 11);
-    lines.block_size = 1 + size % 7;
-    lines.threads = threads;
-    std::vector<uint8_t> streamed;
-    const msgpack_error s = json_to_msgpack(p, source, lines, [&](const uint8_t *d, size_t n) {
-      streamed.insert(streamed.end(), d, d + n);
-      return true;
-    });
-    if (s.e.code != w.e.code || s.e.offset != w.e.offset || s.document != w.document || (w.ok() && streamed != whole)) {
-      std::fprintf(stderr, "FINDING: NDJSON to MessagePack from a source and whole: %s vs %s\n", describe(s).c_str(),
-                   describe(w).c_str());
-      std::abort();
-    }
-  }
+  from_a_source(bytes, w, whole, "NDJSON to MessagePack", [&](stream_source &source, const msgpack_options &steps,
+                                                             const msgpack_sink &write) {
+    return json_to_msgpack(p, source, steps, write);
+  });
   // As JSON: where it packs, the MessagePack unpacks, and that JSON is a fixed point (packed
   // and unpacked again, the same text; not the same MessagePack: a number past the double range
   // packs as an infinity, which unpacks as null).
