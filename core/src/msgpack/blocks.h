@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "simdbridge/msgpack.h"
+#include "simdbridge/stream.h"
 
 namespace simdbridge::internal {
 
@@ -23,6 +24,22 @@ struct msgpack_block {
   std::vector<uint8_t> out;
   msgpack_error failure;  // its document counted within the block, its offset in the whole input
 };
+
+/**
+ * Reads `source` after the `size` bytes `bytes` holds until it holds `want` (its capacity grown
+ * to want and the padding) or the source ends (`at_end`); a failed read is its error, at the
+ * offset in `bytes` where it was to go.
+ */
+inline error read_up_to(stream_source &source, std::vector<uint8_t> &bytes, size_t &size, size_t want, bool &at_end) {
+  if (bytes.size() < want + padding) { bytes.resize(want + padding); }
+  while (!at_end && size < want) {
+    const result<size_t> r = source.read(bytes.data() + size, want - size);
+    if (!r.ok()) { return {r.error().code, size}; }
+    if (r.value() == 0) { at_end = true; }
+    size += r.value();
+  }
+  return {};
+}
 
 /**
  * blocks[i] (added where there are only i) made ready to convert [begin, end): what a stream

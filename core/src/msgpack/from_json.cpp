@@ -374,13 +374,8 @@ msgpack_error json_to_msgpack(parser &p, stream_source &source, const msgpack_op
     uint64_t base = 0, documents = 0;
     bool at_end = false;
     while (!at_end || size > 0) {
-      const size_t want = size + step;
-      if (bytes.size() < want + padding) { bytes.resize(want + padding); }
-      while (!at_end && size < want) {
-        const result<size_t> r = source.read(bytes.data() + size, want - size);
-        if (!r.ok()) { return {{r.error().code, base + size}, documents + 1}; }
-        if (r.value() == 0) { at_end = true; }
-        size += r.value();
+      if (const error e = internal::read_up_to(source, bytes, size, size + step, at_end); !e.ok()) {
+        return {{e.code, base + e.offset}, documents + 1};
       }
       size_t cut = size;
       if (!at_end) {

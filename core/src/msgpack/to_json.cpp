@@ -549,12 +549,8 @@ msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &opti
     bool at_end = false;
     std::vector<internal::msgpack_block> blocks; // each step's, their outputs' memory kept
     for (;;) {
-      if (bytes.size() < want + padding) { bytes.resize(want + padding); }
-      while (!at_end && size < want) {
-        const result<size_t> r = source.read(bytes.data() + size, want - size);
-        if (!r.ok()) { return {{r.error().code, base + size}, values + 1}; }
-        if (r.value() == 0) { at_end = true; }
-        size += r.value();
+      if (const error e = internal::read_up_to(source, bytes, size, want, at_end); !e.ok()) {
+        return {{e.code, base + e.offset}, values + 1};
       }
       // The whole values read, skimmed into blocks of about `block` bytes.
       size_t begin = 0, p = 0, n = 0;

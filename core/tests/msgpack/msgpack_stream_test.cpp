@@ -204,6 +204,43 @@ TEST(MsgpackStream, AFailedWriteStopsTheConversion) {
   EXPECT_LT(source.read_so_far(), text.size());
 }
 
+TEST(MsgpackStream, AFailedReadIsAnErrorAtItsOffsetInBothDirections) {
+  std::string json, packed;
+  for (int i = 0; i < 1000; i++) {
+    json += "[" + std::to_string(i) + "]\n";
+    packed += "\x91\x01";
+  }
+  /** The text in pieces of at most 7 bytes; the first read once 700 are read fails. */
+  class failing final : public stream_source {
+  public:
+    explicit failing(const std::string &text) : text_(text) {}
+    result<size_t> read(uint8_t *into, size_t capacity) noexcept override {
+      if (at_ >= 700) { return error{error_code::read_failed, 0}; }
+      const size_t n = std::min<size_t>(capacity, 7);
+      std::memcpy(into, text_.data() + at_, n);
+      at_ += n;
+      return n;
+    }
+    size_t at() const noexcept { return at_; }
+
+  private:
+    const std::string &text_;
+    size_t at_ = 0;
+  };
+  msgpack_options o;
+  o.block_size = 64;
+  parser p;
+  const auto drop = [](const uint8_t *, size_t) { return true; };
+  failing a(json), b(packed);
+  const msgpack_error to = json_to_msgpack(p, a, o, drop);
+  const msgpack_error back = msgpack_to_json(b, o, drop);
+  EXPECT_EQ(to.e.code, error_code::read_failed);
+  EXPECT_EQ(to.e.offset, a.at()); // where the bytes it failed to read would have gone
+  EXPECT_GE(a.at(), 700u);
+  EXPECT_EQ(back.e.code, error_code::read_failed);
+  EXPECT_EQ(back.e.offset, b.at());
+}
+
 // MessagePack to JSON over a source.
 
 /** Where the first `n` values of a MessagePack stream end (each read alone: its end is where trailing content starts). */
