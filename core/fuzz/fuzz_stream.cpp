@@ -3,7 +3,8 @@
 // length chooses one more, so that batch ends fall everywhere), and through the stream reader
 // in each format: every verdict, checksum and document count must be the scalar parser's; the
 // reader's batches must give what it reads one document at a time; checksum_stream over a
-// source, in small blocks on one thread and two, the same.
+// source, in small blocks on one thread and two, the same; and a block_reader over a source in
+// the lines and json_seq formats what the stream reader reads over the whole input.
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -29,6 +30,17 @@ outcome read_all(stream_reader &reader, bool into_documents) {
     documents++;
     fuzz::expect(reader.count() == documents, "stream_reader: count() is not the documents read");
     fuzz::expect(reader.begin() <= reader.end(), "stream_reader: a document ends before it begins");
+  }
+}
+
+/** Reads a block_reader to its end; the documents read, or the error. */
+outcome read_blocks(block_reader &reader) {
+  uint64_t documents = 0;
+  for (;;) {
+    const result<bool> r = reader.next();
+    if (!r.ok()) { return outcome::of(r.error()); }
+    if (!r.value()) { return {true, documents, error_code::success, 0}; }
+    documents++;
   }
 }
 
@@ -99,10 +111,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       const outcome read_batched = read_all(batched, false);
       if (!(read_batched == read_kept)) { fuzz::fail("stream_reader batches against reading alone", read_batched, read_kept); }
     }
-    // The other formats: no verdict to compare with, but no crash and no read out of bounds.
+    // The other formats: no verdict to compare with, but no crash and no read out of bounds;
+    // and in lines and json_seq, with no limits, a block_reader over a source in blocks of a
+    // few bytes reads the same documents, or the same error, as the stream reader over it whole.
     for (stream_format f : {stream_format::lines, stream_format::json_seq, stream_format::comma, stream_format::array}) {
       stream_reader other(in_place.in(), f, base);
-      read_all(other, false);
+      const outcome whole = read_all(other, false);
+      if (!plain || (f != stream_format::lines && f != stream_format::json_seq)) { continue; }
+      for (unsigned threads : {1u, 2u}) {
+        fuzz::pieces source(data, size, 1 + size % 11);
+        block_options blocks;
+        blocks.format = f;
+        blocks.block_size = 1 + size % 7;
+        blocks.threads = threads;
+        block_reader reader(source, blocks);
+        const outcome got = read_blocks(reader);
+        if (!(got == whole)) { fuzz::fail("block_reader (lines, json_seq) against the stream reader", got, whole); }
+      }
     }
   }
   return 0;
