@@ -589,8 +589,9 @@ msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &opti
       // The rest is a value cut by the buffer's end: kept, and more read after it. One longer
       // than a step is converted as it is once it is twice a step and twice the last try: an
       // error before the bytes end (not the end too soon of any value cut short) is its error
-      // wherever it ends, so that a value that never ends (arrays that claim more items than
-      // will come) is refused at its depth limit or first bad byte, not read on without end.
+      // wherever it ends, so that a value that never ends (arrays nested without end) is
+      // refused at its depth limit or first bad byte, not read on without end. (One whose
+      // arrays claim more items than have come converts as truncated here: it is read on.)
       std::memmove(bytes.data(), bytes.data() + p, size - p);
       base += p;
       size -= p;
