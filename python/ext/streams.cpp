@@ -330,7 +330,12 @@ PyObject *raise_step_error(stream_iterator *it, const simdbridge::error &e) {
     return raise_stream_error(e, it->reader->count() + 1, it->input, &where);
   }
   if (it->reader_of != nullptr) {
-    const line_column where = count_lines_again(it->input, it->start, e.offset);
+    line_column where{0, 0};
+    if (it->start != nullptr) {
+      where = count_lines_again(it->input, it->start, e.offset);
+    } else if (!it->reader->line_and_column(e.offset, where.line, where.column)) {
+      where = {0, 0};
+    }
     return raise_stream_error(e, it->reader->count() + 1, it->input, &where);
   }
   return raise_stream_error(e, it->reader->count() + 1, it->input);
@@ -607,6 +612,9 @@ PyObject *make_iterator(PyObject *args, PyObject *kwargs, mode m) {
     it->reader_of->file = Py_NewRef(data);
     it->reader_of->has_readinto = PyObject_HasAttrString(data, "readinto");
     it->start = start_position(data);
+    // One that cannot seek cannot be read again to place an error: its lines are counted as
+    // its blocks are cut (a pass over each block), so that an error still has them.
+    options.count_lines = it->start == nullptr;
     it->reader = new simdbridge::block_reader(*it->reader_of, options);
     return self;
   }

@@ -260,5 +260,4 @@ def test_a_record_with_no_end_is_refused_once_it_goes_wrong(format, head, offset
     assert source.taken < 1 << 20
     with pytest.raises(simdbridge.StreamError) as whole:
         list(simdbridge.loads_many(head + bytes(100), format=format))
-    assert whole.value.offset == e.value.offset
-    assert str(whole.value).split(" (line")[0] == str(e.value).split(" (line")[0]  # (no lines: it cannot seek)
+    assert (whole.value.offset, str(whole.value)) == (e.value.offset, str(e.value))

@@ -119,8 +119,9 @@ def test_errors_from_a_path_give_line_and_column(tmp_path):
         assert isinstance(e, json.JSONDecodeError)
 
 
-def test_errors_from_a_file_object_give_line_and_column_where_it_can_seek(tmp_path):
-    # They were 0 for every file object: it was not read again to count them.
+def test_errors_from_a_file_object_give_line_and_column(tmp_path):
+    # They were 0 for every file object: it was not read again to count them. One that can seek
+    # is read again; one that cannot (a pipe) has its lines counted as its blocks are read.
     path = tmp_path / "bad.ndjson"
     data = b'{"a": 1}\n{"a": 2}\n{"a": "\xc3\xa9", "b": tru}\n'
     path.write_bytes(data)
@@ -149,9 +150,19 @@ def test_errors_from_a_file_object_give_line_and_column_where_it_can_seek(tmp_pa
                 assert (e.lineno, e.colno) == (line, 18), f
                 assert e.doc is f
                 assert f.tell() != position  # put back where the stream left it, not where it began
-        unseekable = Unseekable(io.BytesIO(data))
-        e = pytest.raises(simdbridge.StreamError, lambda: list(simdbridge.loads_many(unseekable))).value
-        assert (e.offset, e.lineno, e.colno) == (mem.offset, 0, 0)
+        for block_size in (4, 1 << 20):
+            unseekable = Unseekable(io.BytesIO(data))
+            e = pytest.raises(simdbridge.StreamError, lambda: list(
+                simdbridge.loads_many(unseekable, threads=threads, block_size=block_size))).value
+            assert (e.offset, e.lineno, e.colno) == (mem.offset, 3, 18)
+            assert str(e) == str(mem)
+    # A pipe, as sys.stdin.buffer is.
+    read_end, write_end = os.pipe()
+    with os.fdopen(write_end, "wb") as w:
+        w.write(data)
+    with os.fdopen(read_end, "rb") as r:
+        e = pytest.raises(simdbridge.StreamError, lambda: list(simdbridge.loads_many(r, block_size=16))).value
+    assert (e.offset, e.lineno, e.colno) == (mem.offset, 3, 18)
 
 
 def test_a_missing_path_is_oserror(tmp_path):

@@ -112,6 +112,11 @@ struct block_options {
    */
   unsigned threads = 1;
   parser_options parser;
+  /**
+   * Count the stream's lines as its blocks are cut (a pass over each block), so that
+   * line_and_column() can place an error of a stream that cannot be read again (a pipe).
+   */
+  bool count_lines = false;
 };
 
 /**
@@ -152,6 +157,12 @@ public:
   uint64_t end() const noexcept;
   /** Documents returned so far. */
   uint64_t count() const noexcept;
+  /**
+   * The line and column (from 1) of `offset` in the stream, where it lies in the block read
+   * last (an error next() returned lies there, but for a failed read); false elsewhere, and
+   * unless options.count_lines was set (or the input is one block in memory).
+   */
+  bool line_and_column(uint64_t offset, uint64_t &line, uint64_t &col) const noexcept;
 
   struct state;
 

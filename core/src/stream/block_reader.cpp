@@ -21,6 +21,10 @@
 
 #include <simdjson.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "document_state.h"
 #include "scalar_parser.h"
 
@@ -55,6 +59,50 @@ struct span {
   size_t strings_at, strings; // its strings in block::strings
 };
 
+/**
+ * The newlines in [p, p + n): 16 bytes a step where SSE2 is there (every x86-64), each lane's
+ * matches summed in a byte for up to 255 steps, then across lanes. std::count, vectorized by
+ * the compiler, widens each match to 64 bits and ran at about 3 GB/s, a third of the time to
+ * read the blocks.
+ */
+uint64_t count_newlines(const uint8_t *p, size_t n) noexcept {
+  uint64_t total = 0;
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  while (i + 16 <= n) {
+    __m128i lanes = _mm_setzero_si128();
+    for (int k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + i));
+      lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(bytes, newline)); // a match is -1
+    }
+    const __m128i sums = _mm_sad_epu8(lanes, _mm_setzero_si128()); // two 16-bit sums
+    total += uint64_t(_mm_extract_epi16(sums, 0)) + uint64_t(_mm_extract_epi16(sums, 4));
+  }
+#endif
+  for (; i < n; i++) { total += p[i] == '\n'; }
+  return total;
+}
+
+/** Newlines counted up to a point of the stream, and where the line after the last one starts. */
+struct lines_at {
+  uint64_t newlines = 0;
+  uint64_t line_start = 0;
+
+  /** The same, past `n` more bytes from `base` in the stream. */
+  lines_at past(const uint8_t *bytes, size_t n, uint64_t base) const noexcept {
+    lines_at out = *this;
+    out.newlines += count_newlines(bytes, n);
+    for (size_t i = n; i > 0; i--) {
+      if (bytes[i - 1] == '\n') {
+        out.line_start = base + i;
+        break;
+      }
+    }
+    return out;
+  }
+};
+
 /** One block of the stream: its bytes (padded), where they sit, and what parsing them found. */
 struct block {
   std::vector<uint8_t> bytes; // at least size + padding
@@ -74,6 +122,7 @@ struct block {
   error failure;              // what stopped the block after `documents` (offset in the block)
   bool incomplete = false;    // its last document runs past its end: read again from `resume`
   size_t resume = 0;
+  lines_at before;            // count_lines: the stream's lines before bytes[0]
 
   input in() const { return input::padded(bytes.data(), size, bytes.size()); }
   tape_view tape(const span &s) const { return {words.data() + s.words_at, strings.data() + s.strings_at}; }
@@ -233,6 +282,7 @@ struct block_reader::state {
   uint64_t pending_base = 0;
   size_t carried = 0;           // pending starts with a document cut short: no cut within it
   size_t unbounded = 0;         // the last block cut or tried with no boundary and no limit (0: none since one)
+  lines_at cut_lines;           // count_lines: the lines before pending_base
   std::optional<stream_reader> probe; // reads a record with no end yet as it is (record_fails)
   bool source_done = false;     // the final block is cut
   bool finished = false;
@@ -310,6 +360,7 @@ struct block_reader::state {
 
   /** The next block: the bytes left past the last cut, then the source's, up to a boundary. */
   error cut(block &b) {
+    b.before = cut_lines;
     b.base = pending_base;
     b.size = pending.size();
     b.final = b.overlong = false;
@@ -377,6 +428,10 @@ struct block_reader::state {
     }
     std::memset(b.bytes.data() + b.size, 0, padding);
     if (b.final) { source_done = true; }
+    if (options.count_lines) { // the block's own bytes: up to where the next one starts
+      const size_t own = b.final ? b.size : size_t(pending_base - b.base);
+      cut_lines = b.before.past(b.bytes.data(), own, b.base);
+    }
     return {};
   }
 
@@ -404,6 +459,7 @@ struct block_reader::state {
         pending.insert(pending.begin(), lazy.bytes.begin() + ptrdiff_t(lazy_last_end), lazy.bytes.begin() + ptrdiff_t(lazy.size));
         pending_base = lazy.base + lazy_last_end;
         carried = lazy.size - lazy_last_end;
+        if (options.count_lines) { cut_lines = lazy.before.past(lazy.bytes.data(), lazy_last_end, lazy.base); }
         lazy_active = false;
         continue;
       }
@@ -505,6 +561,28 @@ struct block_reader::state {
     return into.tape();
   }
 
+  /** block_reader::line_and_column. */
+  bool line_and_column(uint64_t offset, uint64_t &line, uint64_t &col) const {
+    const uint8_t *bytes = nullptr;
+    size_t size = 0;
+    uint64_t base = 0;
+    lines_at before;
+    if (direct) {
+      bytes = whole.data;
+      size = whole.size;
+    } else if (options.count_lines && options.threads > 1 && !ring.empty()) {
+      const block &b = *ring.front();
+      bytes = b.bytes.data(), size = b.size, base = b.base, before = b.before;
+    } else if (options.count_lines && options.threads <= 1) {
+      bytes = lazy.bytes.data(), size = lazy.size, base = lazy.base, before = lazy.before;
+    }
+    if (bytes == nullptr || offset < base || offset - base > size) { return false; }
+    const lines_at at = before.past(bytes, size_t(offset - base), base);
+    line = at.newlines + 1;
+    col = offset - at.line_start + 1;
+    return true;
+  }
+
   /** next() and next(document&): the next document, its tape kept in `into` where given. */
   result<bool> step(document *into) noexcept {
     if (finished) { return false; }
@@ -551,6 +629,7 @@ struct block_reader::state {
         joined.resize(n.size + padding, 0);
         n.bytes.swap(joined);
         n.base = b.base + b.resume;
+        if (options.count_lines) { n.before = b.before.past(b.bytes.data(), b.resume, b.base); }
         parse_block(n, reader, options.format, options.parser.max_document_length);
       }
       drop_front();
@@ -617,5 +696,9 @@ const uint8_t *block_reader::bytes() const noexcept {
 uint64_t block_reader::begin() const noexcept { return state_ ? state_->current_base + state_->current.begin : 0; }
 uint64_t block_reader::end() const noexcept { return state_ ? state_->current_base + state_->current.end : 0; }
 uint64_t block_reader::count() const noexcept { return state_ ? state_->count : 0; }
+
+bool block_reader::line_and_column(uint64_t offset, uint64_t &line, uint64_t &col) const noexcept {
+  return state_ && state_->line_and_column(offset, line, col);
+}
 
 } // namespace simdbridge

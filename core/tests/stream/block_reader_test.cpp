@@ -4,6 +4,7 @@
 // whole input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <tuple>
@@ -128,6 +129,71 @@ TEST(BlockReader, SameDocumentsOffsetsAndErrorsAsOneReader) {
       }
     }
   }
+}
+
+TEST(BlockReader, AnErrorsLineAndColumnAreCountedAsTheBlocksAreCut) {
+  // With count_lines, an error's line and column come from the blocks (for a stream that cannot
+  // be read again, such as a pipe): those of its offset in the whole text, whatever the blocks,
+  // threads and pieces, documents read again past a cut included.
+  std::mt19937_64 rng(61207);
+  const stream_format formats[] = {stream_format::whitespace, stream_format::lines, stream_format::json_seq};
+  int errors = 0;
+  for (int round = 0; round < 300; round++) {
+    const stream_format format = formats[round % 3];
+    std::string text = random_stream(rng, format);
+    if (!text.empty()) { text = mutate(text, rng); }
+    parser_options limits;
+    limits.max_document_length = round % 4 == 3 ? 40 : 0;
+    for (size_t block_size : {size_t(1), size_t(7), size_t(64), size_t(1) << 20}) {
+      for (unsigned threads : {1u, 2u, 3u}) {
+        block_options options = options_of(format, block_size, threads, limits);
+        options.count_lines = true;
+        piecewise_source source(text, 1 + rng() % 20);
+        block_reader reader(source, options);
+        result<bool> r = reader.next();
+        while (r.ok() && r.value()) { r = reader.next(); }
+        if (r.ok()) { continue; }
+        errors++;
+        const uint64_t at = r.error().offset;
+        const std::string head = text.substr(0, size_t(at));
+        const uint64_t want_line = uint64_t(std::count(head.begin(), head.end(), '\n')) + 1;
+        const uint64_t want_column = at - (head.rfind('\n') == std::string::npos ? 0 : head.rfind('\n') + 1) + 1;
+        uint64_t line = 0, column = 0;
+        ASSERT_TRUE(reader.line_and_column(at, line, column)) << text << " block " << block_size << " threads " << threads;
+        EXPECT_EQ(line, want_line) << text << " block " << block_size << " threads " << threads;
+        EXPECT_EQ(column, want_column) << text << " block " << block_size << " threads " << threads;
+      }
+    }
+  }
+  EXPECT_GT(errors, 500);
+  // Blocks of many lines (the count takes 4080 bytes at a time), the error far into the last.
+  std::string many;
+  for (int i = 0; i < 20000; i++) { many += i % 7 == 0 ? "[1,\n2]\n" : "[1]\n"; }
+  many += "[" + std::string(5000, ' ') + "2,]\n";
+  for (size_t block_size : {size_t(4096), size_t(65536), size_t(1) << 20}) {
+    for (unsigned threads : {1u, 2u}) {
+      block_options options = options_of(stream_format::whitespace, block_size, threads);
+      options.count_lines = true;
+      piecewise_source source(many, 1 << 16);
+      block_reader reader(source, options);
+      result<bool> r = reader.next();
+      while (r.ok() && r.value()) { r = reader.next(); }
+      ASSERT_FALSE(r.ok());
+      uint64_t line = 0, column = 0;
+      ASSERT_TRUE(reader.line_and_column(r.error().offset, line, column));
+      EXPECT_EQ(line, 20000u + 20000 / 7 + 1 + 1) << block_size << " " << threads;
+      EXPECT_EQ(column, 5004u) << block_size << " " << threads;
+    }
+  }
+  // Not asked for: no line or column.
+  const std::string bad = "[1]\n[2,]\n";
+  piecewise_source source(bad, 3);
+  block_reader reader(source, options_of(stream_format::whitespace, 4, 1));
+  result<bool> r = reader.next();
+  while (r.ok() && r.value()) { r = reader.next(); }
+  ASSERT_FALSE(r.ok());
+  uint64_t line = 0, column = 0;
+  EXPECT_FALSE(reader.line_and_column(7, line, column));
 }
 
 /** A checksum or count, or the error and its offset. */

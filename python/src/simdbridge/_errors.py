@@ -21,7 +21,8 @@ class StreamError(JSONDecodeError):
     the faulty document (counting from 1), `offset` the byte offset of the error in the whole
     input, and `pos` that offset in characters where the input was a str. For a stream read from
     a path or a file, `doc` is that path or file, and lineno and colno are counted from where
-    reading began, the file read again to count them (0 where a file object cannot seek)."""
+    reading began: the file read again to count them, or (a file object that cannot seek, such
+    as a pipe) counted as its blocks were read."""
 
     def __init__(self, msg: str, doc: _Doc, offset: int, document: int, *,
                  where: Optional[Tuple[int, int]] = None) -> None:
