@@ -4,9 +4,11 @@
 // in each format: every verdict, checksum and document count must be the scalar parser's; the
 // reader's batches must give what it reads one document at a time; checksum_stream over a
 // source, in small blocks on one thread and two, the same; and a block_reader over a source in
-// the lines and json_seq formats what the stream reader reads over the whole input.
+// the lines and json_seq formats what the stream reader reads over the whole input, an error
+// at the line and column it has there.
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
 #include "fuzz_support.h"
@@ -124,9 +126,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         blocks.format = f;
         blocks.block_size = 1 + size % 7;
         blocks.threads = threads;
+        blocks.count_lines = true;
         block_reader reader(source, blocks);
         const outcome got = read_blocks(reader);
         if (!(got == whole)) { fuzz::fail("block_reader (lines, json_seq) against the stream reader", got, whole); }
+        // An error's line and column, counted as the blocks were cut: those of the whole input.
+        uint64_t line = 0, column = 0;
+        if (!got.ok) {
+          fuzz::expect(reader.line_and_column(got.offset, line, column), "block_reader: no line for an error");
+          const uint64_t newlines = uint64_t(std::count(data, data + got.offset, uint8_t('\n')));
+          const uint8_t *last = std::find(std::make_reverse_iterator(data + got.offset), std::make_reverse_iterator(data),
+                                          uint8_t('\n')).base();
+          fuzz::expect(line == newlines + 1 && column == uint64_t(data + got.offset - last) + 1,
+                       "block_reader: an error's line and column are not the input's");
+        }
       }
     }
   }
