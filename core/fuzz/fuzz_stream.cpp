@@ -135,8 +135,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!got.ok) {
           fuzz::expect(reader.line_and_column(got.offset, line, column), "block_reader: no line for an error");
           const uint64_t newlines = uint64_t(std::count(data, data + got.offset, uint8_t('\n')));
-          const uint8_t *last = std::find(std::make_reverse_iterator(data + got.offset), std::make_reverse_iterator(data),
-                                          uint8_t('\n')).base();
+          const auto from_end = std::make_reverse_iterator(data + got.offset);
+          const uint8_t *last = std::find(from_end, std::make_reverse_iterator(data), uint8_t('\n')).base();
           fuzz::expect(line == newlines + 1 && column == uint64_t(data + got.offset - last) + 1,
                        "block_reader: an error's line and column are not the input's");
         }

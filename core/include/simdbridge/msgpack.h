@@ -119,7 +119,8 @@ msgpack_error msgpack_to_json(input in, const msgpack_options &options, const ms
  * arrays or maps claim more entries than have come is read on until they come or the stream
  * ends, as read whole: there is no length limit for a value yet.)
  */
-msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &options, const msgpack_sink &write) noexcept;
+msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &options,
+                              const msgpack_sink &write) noexcept;
 
 } // namespace simdbridge
 

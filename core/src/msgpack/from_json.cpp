@@ -314,13 +314,14 @@ struct converter_pool {
 
   /** The lines of `blocks` (cut from `in`) converted on up to as many threads as converters. */
   void convert(input in, std::vector<internal::msgpack_block> &blocks) {
-    internal::convert_blocks(blocks, unsigned(converters.size()), nullptr, [&](internal::msgpack_block &b, unsigned worker) {
+    const auto convert_block = [&](internal::msgpack_block &b, unsigned worker) {
       try {
         convert_lines(*converters[worker], in, b);
       } catch (const std::bad_alloc &) {
         b.failure = {{error_code::out_of_memory, b.begin}, b.documents + 1};
       }
-    });
+    };
+    internal::convert_blocks(blocks, unsigned(converters.size()), nullptr, convert_block);
   }
 };
 

@@ -19,7 +19,8 @@ namespace {
 /** `text` in pieces of at most `piece` bytes, then (where `endless`) `fill` bytes to `total` (64 MB). */
 class text_source final : public stream_source {
 public:
-  text_source(std::string text, size_t piece, bool endless = false, uint8_t fill = 0, uint64_t total = uint64_t(64) << 20)
+  text_source(std::string text, size_t piece, bool endless = false, uint8_t fill = 0,
+              uint64_t total = uint64_t(64) << 20)
       : text_(std::move(text)), piece_(piece), total_(endless ? total : text_.size()), fill_(fill) {}
   result<size_t> read(uint8_t *into, size_t capacity) noexcept override {
     const size_t n = size_t(std::min<uint64_t>({capacity, piece_, total_ - at_}));
@@ -40,7 +41,10 @@ private:
 /** What a conversion gave: its bytes, then its error (if any) as "error CODE at OFFSET in N". */
 std::string outcome(const std::vector<uint8_t> &out, const msgpack_error &e) {
   std::string s(out.begin(), out.end());
-  if (!e.ok()) { s += "|error " + std::string(error_name(e.e.code)) + " at " + std::to_string(e.e.offset) + " in " + std::to_string(e.document); }
+  if (!e.ok()) {
+    s += "|error " + std::string(error_name(e.e.code)) + " at " + std::to_string(e.e.offset) + " in " +
+         std::to_string(e.document);
+  }
   return s;
 }
 
@@ -243,7 +247,7 @@ TEST(MsgpackStream, AFailedReadIsAnErrorAtItsOffsetInBothDirections) {
 
 // MessagePack to JSON over a source.
 
-/** Where the first `n` values of a MessagePack stream end (each read alone: its end is where trailing content starts). */
+/** Where the first `n` values of a MessagePack stream end (each read alone: it ends where trailing content starts). */
 size_t first_values(const std::string &packed, uint64_t n) {
   size_t at = 0;
   std::vector<uint8_t> scratch;

@@ -159,9 +159,10 @@ TEST(BlockReader, AnErrorsLineAndColumnAreCountedAsTheBlocksAreCut) {
         const uint64_t want_line = uint64_t(std::count(head.begin(), head.end(), '\n')) + 1;
         const uint64_t want_column = at - (head.rfind('\n') == std::string::npos ? 0 : head.rfind('\n') + 1) + 1;
         uint64_t line = 0, column = 0;
-        ASSERT_TRUE(reader.line_and_column(at, line, column)) << text << " block " << block_size << " threads " << threads;
-        EXPECT_EQ(line, want_line) << text << " block " << block_size << " threads " << threads;
-        EXPECT_EQ(column, want_column) << text << " block " << block_size << " threads " << threads;
+        SCOPED_TRACE(text + " block " + std::to_string(block_size) + " threads " + std::to_string(threads));
+        ASSERT_TRUE(reader.line_and_column(at, line, column));
+        EXPECT_EQ(line, want_line);
+        EXPECT_EQ(column, want_column);
       }
     }
   }
@@ -358,7 +359,8 @@ TEST(BlockReader, ARecordWithNoEndIsReadOnlyUntilItGoesWrong) {
     const std::string rs = format == stream_format::json_seq ? "\x1e" : "";
     for (unsigned threads : {1u, 2u}) {
       for (const auto &[head, byte, at] : {std::tuple{std::string(), uint8_t(0), uint64_t(0)},
-                                           std::tuple{rs + "{}\n" + rs + "[1,2]\n", uint8_t(0), uint64_t(9 + 2 * rs.size())},
+                                           std::tuple{rs + "{}\n" + rs + "[1,2]\n", uint8_t(0),
+                                                      uint64_t(9 + 2 * rs.size())},
                                            std::tuple{rs + "[" + spaces, uint8_t('x'), uint64_t(5001 + rs.size())},
                                            std::tuple{rs + "[1] ", uint8_t('2'), uint64_t(4 + rs.size())},
                                            std::tuple{rs + "\"abc", uint8_t(1), uint64_t(4 + rs.size())}}) {
