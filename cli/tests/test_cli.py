@@ -95,6 +95,13 @@ class Checksum(unittest.TestCase):
             peak_kb, status, err = peak_kb_piping([command, "--ndjson", "-"], line * 4096, 96 << 20)
             self.assertEqual(status, 0, err)
             self.assertLess(peak_kb, 32 << 10, command)  # of 96 MB sent
+        # With no line end: white space alone, and documents sharing one line. Blocks read as
+        # they are doubled each time, so that 256 MB took 133 MB.
+        for unit in (b" ", b'{"a":1} '):
+            chunk = unit * ((1 << 20) // len(unit))
+            peak_kb, status, err = peak_kb_piping(["validate", "--ndjson", "-"], chunk, 96 << 20)
+            self.assertEqual(status, 0, err)
+            self.assertLess(peak_kb, 32 << 10, unit)
         whole = self.write("s.ndjson", line * 20000 + b"[1]\n" + b"7 " * 5000)
         expected = run("checksum", "--ndjson", whole).stdout
         self.assertEqual(run("checksum", "--ndjson", "--threads", "2", whole).stdout, expected)

@@ -400,7 +400,9 @@ struct block_reader::state {
       // (A stream's first block holds at least its first 3 bytes, which the checks at its start read.)
       const bool doubled = limit == 0 && options.format == stream_format::whitespace &&
                            b.size >= 2 * std::max(step, unbounded) && (b.base > 0 || b.size >= 3);
-      if (doubled) { unbounded = b.size; }
+      // A block of white space alone carries nothing into the next, which need not be larger:
+      // a stream of white space with no line end is then held two steps at a time.
+      if (doubled) { unbounded = document_start(b, 0) == b.size ? 0 : b.size; }
       // So too, with no limit, a record of the lines or json_seq format with no end yet, at the
       // same sizes: an error before the bytes end (not the end too soon that any record cut
       // short gives) is the record's error wherever it ends, so the record is refused then
@@ -459,6 +461,11 @@ struct block_reader::state {
         pending.insert(pending.begin(), lazy.bytes.begin() + ptrdiff_t(lazy_last_end), lazy.bytes.begin() + ptrdiff_t(lazy.size));
         pending_base = lazy.base + lazy_last_end;
         carried = lazy.size - lazy_last_end;
+        // A block read as it is that gave documents carries only the last one's start: the next
+        // block need only be twice that (documents sharing a line of any length are then held a
+        // few steps at a time); one that gave none doubles, so a long document is read about
+        // twice in all.
+        if (lazy.overlong && lazy_last_end > 0) { unbounded = carried; }
         if (options.count_lines) { cut_lines = lazy.before.past(lazy.bytes.data(), lazy_last_end, lazy.base); }
         lazy_active = false;
         continue;
@@ -467,6 +474,7 @@ struct block_reader::state {
       if (!r.value()) {
         lazy_active = false;
         if (direct) { source_done = true; }
+        if (lazy.overlong) { unbounded = 0; } // (it carries nothing)
         continue;
       }
       lazy_last_end = reader.end();
