@@ -401,8 +401,10 @@ struct block_reader::state {
       const bool doubled = limit == 0 && options.format == stream_format::whitespace &&
                            b.size >= 2 * std::max(step, unbounded) && (b.base > 0 || b.size >= 3);
       // A block of white space alone carries nothing into the next, which need not be larger:
-      // a stream of white space with no line end is then held two steps at a time.
-      if (doubled) { unbounded = document_start(b, 0) == b.size ? 0 : b.size; }
+      // a stream of white space with no line end is then held two steps at a time. With
+      // threads, blocks are cut ahead of the parse: the doubling is set as each is taken
+      // (next_parsed), from what it carries, not from its size here.
+      if (doubled && options.threads <= 1) { unbounded = document_start(b, 0) == b.size ? 0 : b.size; }
       // So too, with no limit, a record of the lines or json_seq format with no end yet, at the
       // same sizes: an error before the bytes end (not the end too soon that any record cut
       // short gives) is the record's error wherever it ends, so the record is refused then
@@ -625,6 +627,11 @@ struct block_reader::state {
         return true;
       }
       if (!b.failure.ok()) { return fail(b.failure, b.base); }
+      // A block read as it is, now taken: the blocks cut from here on need only be twice what it
+      // carries into the next (nothing, or its last document's start, which is all of it for a
+      // long document: they double, and it is read about twice in all after the few blocks cut
+      // ahead).
+      if (b.overlong) { unbounded = b.incomplete ? b.size - b.resume : 0; }
       if (b.incomplete) { // its last document, with the next block, makes the next block
         if (ring.size() < 2) { return fail({error_code::unexpected_end, b.size}, b.base); }
         await(1);
