@@ -233,22 +233,6 @@ PyObject *read_with_json(stream_iterator *it) {
   return out;
 }
 
-/** Counts the lines of bytes read again up to an error's offset: its line and column, from 1. */
-struct line_counter {
-  uint64_t at = 0, lines = 0, last_newline_end = 0; // the offset just past the last newline
-
-  void add(const char *bytes, size_t n) noexcept {
-    for (size_t i = 0; i < n; i++) {
-      if (bytes[i] == '\n') {
-        lines++;
-        last_newline_end = at + i + 1;
-      }
-    }
-    at += n;
-  }
-  line_column where(uint64_t offset) const noexcept { return {lines + 1, offset - last_newline_end + 1}; }
-};
-
 /** Line and column (from 1) of byte `offset` of the file at `path`, read again a block at a time. */
 line_column count_lines(PyObject *path, uint64_t offset) {
   line_column where{0, 0};
@@ -259,15 +243,15 @@ line_column count_lines(PyObject *path, uint64_t offset) {
   }
   const int fd = ::open(PyBytes_AS_STRING(encoded.p), O_RDONLY | O_CLOEXEC);
   if (fd < 0) { return where; }
-  std::vector<char> buffer(size_t(1) << 20);
-  line_counter count;
+  std::vector<uint8_t> buffer(size_t(1) << 20);
+  simdbridge::line_count count;
   while (count.at < offset) {
     const ssize_t got = ::read(fd, buffer.data(), size_t(std::min<uint64_t>(buffer.size(), offset - count.at)));
     if (got <= 0) { break; }
     count.add(buffer.data(), size_t(got));
   }
   ::close(fd);
-  return count.where(offset);
+  return {count.line(), count.column(offset)};
 }
 
 /** A file object's position (tell()) where it can seek (seekable()), else null; no exception. */
@@ -292,7 +276,7 @@ line_column count_lines_again(PyObject *file, PyObject *start, uint64_t offset) 
   owned now(PyObject_CallMethod(file, "tell", nullptr));
   owned moved(now.p != nullptr ? PyObject_CallMethod(file, "seek", "O", start) : nullptr);
   if (moved.p != nullptr) {
-    line_counter count;
+    simdbridge::line_count count;
     while (count.at < offset) {
       owned got(PyObject_CallMethod(file, "read", "n", Py_ssize_t(1) << 20));
       const char *bytes = nullptr;
@@ -304,9 +288,10 @@ line_column count_lines_again(PyObject *file, PyObject *start, uint64_t offset) 
         bytes = PyUnicode_AsUTF8AndSize(got.p, &size);
       }
       if (bytes == nullptr || size <= 0) { break; }
-      count.add(bytes, size_t(std::min<uint64_t>(uint64_t(size), offset - count.at)));
+      const size_t wanted = size_t(std::min<uint64_t>(uint64_t(size), offset - count.at));
+      count.add(reinterpret_cast<const uint8_t *>(bytes), wanted);
     }
-    if (count.at == offset) { where = count.where(offset); }
+    if (count.at == offset) { where = {count.line(), count.column(offset)}; }
     owned back(PyObject_CallMethod(file, "seek", "O", now.p));
   }
   PyErr_Clear();

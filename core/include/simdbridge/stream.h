@@ -100,6 +100,21 @@ public:
   virtual result<size_t> read(uint8_t *into, size_t capacity) noexcept = 0;
 };
 
+/**
+ * Lines counted through a stream's bytes, in order (16 bytes a step where SSE2 is there): an
+ * offset past them has a line and column, from 1. What the block reader keeps for
+ * line_and_column, and what a front end that reads a stream again to place an error uses.
+ */
+struct line_count {
+  uint64_t at = 0;         // bytes counted (the stream offset they reach)
+  uint64_t newlines = 0;
+  uint64_t line_start = 0; // the offset just past the last newline
+  /** Counts the next `n` bytes of the stream. */
+  void add(const uint8_t *bytes, size_t n) noexcept;
+  uint64_t line() const noexcept { return newlines + 1; }
+  uint64_t column(uint64_t offset) const noexcept { return offset - line_start + 1; }
+};
+
 /** How a block_reader cuts and parses its stream. */
 struct block_options {
   /** whitespace, lines or json_seq (comma and array are one document: read them with parser). */

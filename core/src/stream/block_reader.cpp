@@ -84,24 +84,20 @@ uint64_t count_newlines(const uint8_t *p, size_t n) noexcept {
   return total;
 }
 
-/** Newlines counted up to a point of the stream, and where the line after the last one starts. */
-struct lines_at {
-  uint64_t newlines = 0;
-  uint64_t line_start = 0;
+} // namespace
 
-  /** The same, past `n` more bytes from `base` in the stream. */
-  lines_at past(const uint8_t *bytes, size_t n, uint64_t base) const noexcept {
-    lines_at out = *this;
-    out.newlines += count_newlines(bytes, n);
-    for (size_t i = n; i > 0; i--) {
-      if (bytes[i - 1] == '\n') {
-        out.line_start = base + i;
-        break;
-      }
+void line_count::add(const uint8_t *bytes, size_t n) noexcept {
+  newlines += count_newlines(bytes, n);
+  for (size_t i = n; i > 0; i--) {
+    if (bytes[i - 1] == '\n') {
+      line_start = at + i;
+      break;
     }
-    return out;
   }
-};
+  at += n;
+}
+
+namespace {
 
 /** One block of the stream: its bytes (padded), where they sit, and what parsing them found. */
 struct block {
@@ -122,7 +118,7 @@ struct block {
   error failure;              // what stopped the block after `documents` (offset in the block)
   bool incomplete = false;    // its last document runs past its end: read again from `resume`
   size_t resume = 0;
-  lines_at before;            // count_lines: the stream's lines before bytes[0]
+  line_count before;          // count_lines: the stream's lines before bytes[0] (before.at == base)
 
   input in() const { return input::padded(bytes.data(), size, bytes.size()); }
   tape_view tape(const span &s) const { return {words.data() + s.words_at, strings.data() + s.strings_at}; }
@@ -282,7 +278,7 @@ struct block_reader::state {
   uint64_t pending_base = 0;
   size_t carried = 0;           // pending starts with a document cut short: no cut within it
   size_t unbounded = 0;         // the last block cut or tried with no boundary and no limit (0: none since one)
-  lines_at cut_lines;           // count_lines: the lines before pending_base
+  line_count cut_lines;         // count_lines: the lines before pending_base
   std::optional<stream_reader> probe; // reads a record with no end yet as it is (record_fails)
   bool source_done = false;     // the final block is cut
   bool finished = false;
@@ -433,8 +429,8 @@ struct block_reader::state {
     std::memset(b.bytes.data() + b.size, 0, padding);
     if (b.final) { source_done = true; }
     if (options.count_lines) { // the block's own bytes: up to where the next one starts
-      const size_t own = b.final ? b.size : size_t(pending_base - b.base);
-      cut_lines = b.before.past(b.bytes.data(), own, b.base);
+      cut_lines = b.before;
+      cut_lines.add(b.bytes.data(), b.final ? b.size : size_t(pending_base - b.base));
     }
     return {};
   }
@@ -468,7 +464,10 @@ struct block_reader::state {
         // few steps at a time); one that gave none doubles, so a long document is read about
         // twice in all.
         if (lazy.overlong && lazy_last_end > 0) { unbounded = carried; }
-        if (options.count_lines) { cut_lines = lazy.before.past(lazy.bytes.data(), lazy_last_end, lazy.base); }
+        if (options.count_lines) {
+          cut_lines = lazy.before;
+          cut_lines.add(lazy.bytes.data(), lazy_last_end);
+        }
         lazy_active = false;
         continue;
       }
@@ -576,20 +575,20 @@ struct block_reader::state {
     const uint8_t *bytes = nullptr;
     size_t size = 0;
     uint64_t base = 0;
-    lines_at before;
+    line_count at;
     if (direct) {
       bytes = whole.data;
       size = whole.size;
     } else if (options.count_lines && options.threads > 1 && !ring.empty()) {
       const block &b = *ring.front();
-      bytes = b.bytes.data(), size = b.size, base = b.base, before = b.before;
+      bytes = b.bytes.data(), size = b.size, base = b.base, at = b.before;
     } else if (options.count_lines && options.threads <= 1) {
-      bytes = lazy.bytes.data(), size = lazy.size, base = lazy.base, before = lazy.before;
+      bytes = lazy.bytes.data(), size = lazy.size, base = lazy.base, at = lazy.before;
     }
     if (bytes == nullptr || offset < base || offset - base > size) { return false; }
-    const lines_at at = before.past(bytes, size_t(offset - base), base);
-    line = at.newlines + 1;
-    col = offset - at.line_start + 1;
+    at.add(bytes, size_t(offset - base));
+    line = at.line();
+    col = at.column(offset);
     return true;
   }
 
@@ -644,7 +643,10 @@ struct block_reader::state {
         joined.resize(n.size + padding, 0);
         n.bytes.swap(joined);
         n.base = b.base + b.resume;
-        if (options.count_lines) { n.before = b.before.past(b.bytes.data(), b.resume, b.base); }
+        if (options.count_lines) {
+          n.before = b.before;
+          n.before.add(b.bytes.data(), b.resume);
+        }
         parse_block(n, reader, options.format, options.parser.max_document_length);
       }
       drop_front();
