@@ -69,6 +69,13 @@ inline error_code leading_bytes_error(const uint8_t *data, size_t size) noexcept
 }
 
 /**
+ * Bytes of white space a stream reader keeps of a record or line that is white space alone so
+ * far, with no end yet: more than leading_bytes_error reads, so that its checks of a stream's
+ * first bytes come out the same, and the rest need not be held.
+ */
+inline constexpr size_t blank_kept = 4;
+
+/**
  * A stream document's error `e`, or the length limit's where `e` lies past the first `limit`
  * bytes of the document that starts at `begin` (past white space): the document passed the
  * limit before it went wrong, and the first error in the input is the one named. The rule of

@@ -3,6 +3,7 @@
 function that parses; loads() keeps json's rules where json has them; the limits hold on every
 thread; bad values are refused."""
 import io
+import os
 import json
 import pickle
 import subprocess
@@ -261,3 +262,46 @@ def test_a_record_with_no_end_is_refused_once_it_goes_wrong(format, head, offset
     with pytest.raises(simdbridge.StreamError) as whole:
         list(simdbridge.loads_many(head + bytes(100), format=format))
     assert (whole.value.offset, str(whole.value)) == (e.value.offset, str(e.value))
+
+
+SPACES = """
+import io, resource, simdbridge
+
+class Spaces(io.RawIOBase):
+    # `head`, 256 MB of spaces with no line end, then `tail`.
+    def __init__(self, head, tail):
+        self.chunks = iter([head] + [b" " * (1 << 20)] * 256 + [tail])
+        self.rest = memoryview(b"")
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        while not self.rest:
+            chunk = next(self.chunks, None)
+            if chunk is None:
+                return 0
+            self.rest = memoryview(chunk)
+        n = min(len(b), len(self.rest))
+        b[:n] = self.rest[:n]
+        self.rest = self.rest[n:]
+        return n
+
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+got = []
+for fmt, rs in (("lines", b""), ("json_seq", b"\\x1e")):
+    got.append(list(simdbridge.loads_many(Spaces(rs + b"[0]\\n" + rs, b'{"a":1}\\n'), format=fmt)))
+print(got, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) >> 10)
+"""
+
+
+@pytest.mark.skipif(os.environ.get("SIMDBRIDGE_SANITIZED") == "1", reason="the sanitizer's allocator keeps freed memory")
+def test_a_record_of_white_space_with_no_end_is_not_held_whole():
+    # With no document limit, a lines or json_seq record of white space alone was held whole
+    # until its end came: 256 MB of spaces from a pipe took more than 256 MB. It is now held a
+    # few blocks at a time, and the documents after it read.
+    out = subprocess.run([sys.executable, "-c", SPACES], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    documents, grown_mb = out.stdout.rsplit(" ", 1)
+    assert documents == str([[[0], {"a": 1}]] * 2)
+    assert int(grown_mb) < 64

@@ -166,7 +166,11 @@ public:
   /** The current document's tape; words == nullptr where it is valid but not on a tape. */
   tape_view tape() const noexcept;
   size_t value_index() const noexcept;
-  /** The current document's bytes, valid until the next call, and their offsets in the stream. */
+  /**
+   * The current document's bytes, valid until the next call, and their offsets in the stream.
+   * They may leave out some of the white space a record starts with: with no length limit, a
+   * lines or json_seq record of white space alone so far is held only by its last few bytes.
+   */
   const uint8_t *bytes() const noexcept;
   uint64_t begin() const noexcept;
   uint64_t end() const noexcept;

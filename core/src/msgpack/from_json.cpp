@@ -10,6 +10,7 @@
 #include <cstring>
 #include <string>
 
+#include "../scalar_parser.h"
 #include "blocks.h"
 #include "simdbridge/msgpack.h"
 #include "simdbridge/binding_tape.h"
@@ -371,7 +372,6 @@ msgpack_error json_to_msgpack(parser &p, stream_source &source, const msgpack_op
     size_t searched = 0;          // no line end in [0, searched)
     size_t tried = 0;             // the last line with no end yet read as it is (0: none since a line end)
     uint64_t blank_too_long = 0;  // the line so far is white space past the limit: its error's offset + 1
-    const size_t blank_kept = 4;
     uint64_t base = 0, documents = 0;
     bool at_end = false;
     while (!at_end || size > 0) {
@@ -393,11 +393,11 @@ msgpack_error json_to_msgpack(parser &p, stream_source &source, const msgpack_op
           size_t first = 0;
           while (first < size && is_space(bytes[first])) { first++; }
           if (first == size) {
-            if (size > blank_kept && (limit == 0 || size > limit)) {
+            if (size > internal::blank_kept && (limit == 0 || size > limit)) {
               if (limit > 0 && blank_too_long == 0) { blank_too_long = base + limit + 1; }
-              std::memmove(bytes.data(), bytes.data() + size - blank_kept, blank_kept);
-              base += size - blank_kept;
-              size = searched = blank_kept;
+              std::memmove(bytes.data(), bytes.data() + size - internal::blank_kept, internal::blank_kept);
+              base += size - internal::blank_kept;
+              size = searched = internal::blank_kept;
             }
             continue;
           }

@@ -104,6 +104,7 @@ struct block {
   std::vector<uint8_t> bytes; // at least size + padding
   size_t size = 0;
   uint64_t base = 0;          // the stream offset of bytes[0]
+  bool continues = false;     // bytes[0] is past the stream's start (and json_seq's first RS)
   bool final = false;         // the stream's last: a document cut short at its end is an error
   bool overlong = false;      // cut with no boundary, past the length limit: possibly inside a document
   enum class stage { cut, parsing, parsed };
@@ -218,7 +219,7 @@ void parse_block(block &b, stream_reader &reader, stream_format format, uint64_t
 }
 
 void parse_documents(block &b, stream_reader &reader, stream_format format, uint64_t limit) {
-  reader.reset(b.in(), b.base > 0);
+  reader.reset(b.in(), b.continues);
   b.documents = 0;
   b.spans.clear();
   b.words.clear();
@@ -332,7 +333,7 @@ struct block_reader::state {
     // The stream's first block is not cut within its first 3 bytes: the checks at the start of
     // a stream (a byte order mark, UTF-16's zero bytes) read that many, and the next block is
     // read as a continuation, without them.
-    const size_t first = b.base == 0 ? 3 : 1;
+    const size_t first = b.continues ? 1 : 3;
     for (size_t i = b.size; i > from; i--) { // the bytes from `from` on
       const size_t at = i - before;
       if (b.bytes[i - 1] == separator && at >= first) { return at; }
@@ -349,15 +350,40 @@ struct block_reader::state {
     unbounded = b.size;
     std::memset(b.bytes.data() + b.size, 0, padding);
     if (!probe) { probe.emplace(input{}, options.format, options.parser); }
-    probe->reset(b.in(), b.base > 0);
+    probe->reset(b.in(), b.continues);
     const result<bool> r = probe->next();
     return !r.ok() && r.error().offset < b.size;
+  }
+
+  /**
+   * With no limit, a record of the lines or json_seq format that is so far white space alone (past
+   * its RS) keeps only its last few bytes (internal::blank_kept), the block's base moved past the
+   * rest: a stream of white space with no end is then held a few steps at a time, not whole.
+   * With a limit, such a record is refused past it (overlong_record). Whether it dropped bytes.
+   */
+  bool drop_blank(block &b) {
+    if (options.format == stream_format::whitespace) { return false; } // it holds them a block at a time
+    // json_seq: the block starts with an RS where it continues a stream (it is cut before one);
+    // at the stream's start, the first RS may also begin it, past which the stream continues.
+    const bool separator = options.format == stream_format::json_seq && b.bytes[0] == record_separator;
+    if (b.size <= internal::blank_kept + separator ||
+        !std::all_of(b.bytes.data() + separator, b.bytes.data() + b.size, is_space)) {
+      return false;
+    }
+    const size_t dropped = b.size - internal::blank_kept;
+    if (options.count_lines) { b.before.add(b.bytes.data(), dropped); }
+    std::memmove(b.bytes.data(), b.bytes.data() + dropped, internal::blank_kept);
+    b.base += dropped;
+    b.size = internal::blank_kept;
+    b.continues = b.continues || separator; // json_seq: the kept bytes are read as the RS's record
+    return true;
   }
 
   /** The next block: the bytes left past the last cut, then the source's, up to a boundary. */
   error cut(block &b) {
     b.before = cut_lines;
     b.base = pending_base;
+    b.continues = b.base > 0;
     b.size = pending.size();
     b.final = b.overlong = false;
     b.at = block::stage::cut;
@@ -388,6 +414,11 @@ struct block_reader::state {
         break;
       }
       const uint64_t limit = options.parser.max_document_length;
+      if (limit == 0 && b.size >= 2 * step && drop_blank(b)) {
+        searched = b.size;
+        want = b.size + step;
+        continue;
+      }
       // With no limit, a line of the whitespace format is read as it is (as past a limit, below)
       // once the block holds twice a step and twice the last such block: bytes that are not
       // JSON (a device of zeros) are then an error within a few blocks rather than read into
@@ -395,7 +426,7 @@ struct block_reader::state {
       // block that ends inside it, is read about twice in all (the blocks double).
       // (A stream's first block holds at least its first 3 bytes, which the checks at its start read.)
       const bool doubled = limit == 0 && options.format == stream_format::whitespace &&
-                           b.size >= 2 * std::max(step, unbounded) && (b.base > 0 || b.size >= 3);
+                           b.size >= 2 * std::max(step, unbounded) && (b.continues || b.size >= 3);
       // A block of white space alone carries nothing into the next, which need not be larger:
       // a stream of white space with no line end is then held two steps at a time. With
       // threads, blocks are cut ahead of the parse: the doubling is set as each is taken
@@ -442,7 +473,7 @@ struct block_reader::state {
       if (!lazy_active) {
         if (source_done) { return false; }
         if (error e = cut(lazy); !e.ok()) { return fail(e, 0); }
-        reader.reset(lazy.in(), lazy.base > 0);
+        reader.reset(lazy.in(), lazy.continues);
         lazy_active = true;
         lazy_last_end = 0;
       }
@@ -643,6 +674,7 @@ struct block_reader::state {
         joined.resize(n.size + padding, 0);
         n.bytes.swap(joined);
         n.base = b.base + b.resume;
+        n.continues = n.base > 0;
         if (options.count_lines) {
           n.before = b.before;
           n.before.add(b.bytes.data(), b.resume);

@@ -3,6 +3,19 @@
 // out its bytes, the documents, their offsets and the error are the stream_reader's over the
 // whole input.
 #include <gtest/gtest.h>
+#include <malloc.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SIMDBRIDGE_TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define SIMDBRIDGE_TEST_ASAN 1
+#endif
+#ifdef SIMDBRIDGE_TEST_ASAN
+#include <sanitizer/allocator_interface.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -375,6 +388,146 @@ TEST(BlockReader, ARecordWithNoEndIsReadOnlyUntilItGoesWrong) {
         EXPECT_EQ(r.error().offset, at) << head;
         EXPECT_NE(want.back().find(" at " + std::to_string(at) + " "), std::string::npos) << want.back();
         EXPECT_LT(source.read_so_far(), uint64_t(64) << 10) << head;
+      }
+    }
+  }
+}
+
+/**
+ * A trace with each document's start moved past the white space before it: a record's bytes
+ * (stream.h: begin()) may leave out some of the white space it starts with.
+ */
+std::vector<std::string> past_white_space(std::vector<std::string> lines, const std::string &text) {
+  for (std::string &line : lines) {
+    const size_t dash = line.find('-'), colon = line.find(':');
+    if (line.rfind("error ", 0) == 0 || line == "end" || dash == std::string::npos || colon < dash) { continue; }
+    size_t begin = std::stoul(line.substr(0, dash));
+    while (begin < text.size() && (text[begin] == ' ' || text[begin] == '\t' || text[begin] == '\r' || text[begin] == '\n')) {
+      begin++;
+    }
+    std::string rest = line.substr(dash);
+    if (const size_t bytes = rest.find(":bytes:"); bytes != std::string::npos) { // the bytes from begin
+      rest = rest.substr(0, bytes + 7) + text.substr(begin, std::stoul(rest.substr(1)) - begin);
+    }
+    line = std::to_string(begin) + rest;
+  }
+  return lines;
+}
+
+TEST(BlockReader, RecordsOfWhiteSpaceWithNoEndYetAreReadAsTheWholeInput) {
+  // With no limit, a lines or json_seq record that is white space alone so far keeps only its
+  // last bytes: the documents, offsets, errors and lines after it are still the whole input's,
+  // at the stream's start (json_seq: before its first RS) and after a record separator.
+  std::mt19937_64 rng(61206);
+  const char *const after[] = {"[1]", "{\"a\":2}", "x", "1 2", "\"\\u00e9\"", "\x1e[3]", "\xef\xbb\xbf[4]", "", "\t\r"};
+  int errors = 0, documents = 0;
+  for (int round = 0; round < 400; round++) {
+    const stream_format format = round % 2 ? stream_format::json_seq : stream_format::lines;
+    const std::string rs = format == stream_format::json_seq ? "\x1e" : "";
+    std::string text;
+    const size_t records = rng() % 4;
+    for (size_t i = 0; i < records; i++) {
+      const bool first = i == 0 && rng() % 3 == 0; // white space before a json_seq stream's first RS
+      text += (first ? "" : rs) + std::string(rng() % 300, " \t\r"[rng() % 3]) + after[rng() % std::size(after)];
+      text += rng() % 5 ? "\n" : "";
+    }
+    const std::vector<std::string> want = past_white_space(expected(text, format), text);
+    for (size_t block_size : {size_t(1), size_t(7), size_t(64)}) {
+      for (unsigned threads : {1u, 2u, 3u}) {
+        SCOPED_TRACE(text + " block " + std::to_string(block_size) + " threads " + std::to_string(threads));
+        block_options options = options_of(format, block_size, threads);
+        options.count_lines = true;
+        piecewise_source source(text, 1 + rng() % 20);
+        block_reader reader(source, options);
+        ASSERT_EQ(past_white_space(trace(reader, false, text), text), want);
+        documents += int(want.size()) - 1;
+      }
+      // The error's line and column, counted over the bytes held back too.
+      block_options options = options_of(format, block_size, 1);
+      options.count_lines = true;
+      piecewise_source source(text, 1 + rng() % 20);
+      block_reader reader(source, options);
+      result<bool> r = reader.next();
+      while (r.ok() && r.value()) { r = reader.next(); }
+      if (r.ok()) { continue; }
+      errors++;
+      const std::string head = text.substr(0, size_t(r.error().offset));
+      const size_t line_start = head.rfind('\n') == std::string::npos ? 0 : head.rfind('\n') + 1;
+      uint64_t line = 0, column = 0;
+      ASSERT_TRUE(reader.line_and_column(r.error().offset, line, column)) << text;
+      EXPECT_EQ(line, uint64_t(std::count(head.begin(), head.end(), '\n')) + 1) << text;
+      EXPECT_EQ(column, head.size() - line_start + 1) << text;
+    }
+  }
+  EXPECT_GT(errors, 200);
+  EXPECT_GT(documents, 1000);
+}
+
+/** The heap in use now (bytes): the sanitizer's count under AddressSanitizer, else glibc's. */
+size_t heap_in_use() {
+#ifdef SIMDBRIDGE_TEST_ASAN
+  return __sanitizer_get_current_allocated_bytes();
+#else
+  const struct mallinfo2 m = mallinfo2();
+  return m.uordblks + m.hblkhd; // (large blocks are mapped apart from the heap's arena)
+#endif
+}
+
+/** `head`, `fill` repeated to `count` bytes, then `tail`: the most heap in use seen while read. */
+class heap_watching_source final : public stream_source {
+public:
+  heap_watching_source(std::string head, char fill, uint64_t count, std::string tail)
+      : head_(std::move(head)), tail_(std::move(tail)), fill_(fill), count_(count), start_(heap_in_use()) {}
+  result<size_t> read(uint8_t *into, size_t capacity) noexcept override {
+    most_ = std::max(most_, heap_in_use() > start_ ? heap_in_use() - start_ : 0);
+    const uint64_t size = head_.size() + count_ + tail_.size();
+    const size_t n = size_t(std::min<uint64_t>(capacity, size - at_));
+    for (size_t i = 0; i < n; i++, at_++) {
+      into[i] = uint8_t(at_ < head_.size() ? head_[at_] : at_ < head_.size() + count_ ? fill_ : tail_[at_ - head_.size() - count_]);
+    }
+    return n;
+  }
+  size_t most_held() const noexcept { return most_; }
+
+private:
+  std::string head_, tail_;
+  char fill_;
+  uint64_t count_;
+  uint64_t at_ = 0;
+  size_t start_;
+  size_t most_ = 0;
+};
+
+TEST(BlockReader, ARecordOfWhiteSpaceWithNoEndIsNotHeldWhole) {
+  // With no limit, a lines or json_seq record of white space alone with no end (a pipe of
+  // spaces) was held whole until its end came: 64 MB of it took 64 MB and more. It is now held
+  // a few blocks at a time, and the record after it still read, at its offset.
+  constexpr uint64_t spaces = uint64_t(64) << 20;
+  for (stream_format format : {stream_format::lines, stream_format::json_seq}) {
+    const std::string rs = format == stream_format::json_seq ? "\x1e" : "";
+    for (const std::string &head : {std::string(), rs + "[0]\n" + rs}) {
+      for (unsigned threads : {1u, 2u}) {
+        SCOPED_TRACE(head + " threads " + std::to_string(threads));
+        block_options options = options_of(format, 64 << 10, threads);
+        options.count_lines = true;
+        heap_watching_source source(head, ' ', spaces, "[1,x]\n");
+        block_reader reader(source, options);
+        size_t documents = 0;
+        result<bool> r = reader.next();
+        while (r.ok() && r.value()) {
+          documents++;
+          r = reader.next();
+        }
+        ASSERT_FALSE(r.ok());
+        EXPECT_EQ(documents, head.empty() ? 0u : 1u);
+        // (json_seq: white space alone may come before the first RS; the '[' is the error.)
+        const uint64_t at = head.size() + spaces + (head.empty() && !rs.empty() ? 0 : 3);
+        EXPECT_EQ(r.error().offset, at) << error_name(r.error().code);
+        uint64_t line = 0, column = 0;
+        ASSERT_TRUE(reader.line_and_column(r.error().offset, line, column));
+        EXPECT_EQ(line, head.empty() ? 1u : 2u);
+        EXPECT_EQ(column, at - (head.empty() ? 0 : head.size() - rs.size()) + 1);
+        EXPECT_LT(source.most_held(), size_t(8) << 20);
       }
     }
   }
