@@ -9,11 +9,24 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "checksum_sink.h"
 #include "scalar_parser.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SIMDBRIDGE_TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define SIMDBRIDGE_TEST_ASAN 1
+#endif
+#ifdef SIMDBRIDGE_TEST_ASAN
+#include <sanitizer/allocator_interface.h>
+#endif
 
 namespace simdbridge::test {
 
@@ -46,6 +59,15 @@ std::string read_file(const std::string &path) {
   std::ostringstream s;
   s << f.rdbuf();
   return s.str();
+}
+
+size_t heap_in_use() {
+#ifdef SIMDBRIDGE_TEST_ASAN
+  return __sanitizer_get_current_allocated_bytes();
+#else
+  const struct mallinfo2 m = mallinfo2();
+  return m.uordblks + m.hblkhd; // (large blocks are mapped apart from the heap's arena)
+#endif
 }
 
 std::string base_name(const std::string &path) { return path.substr(path.find_last_of('/') + 1); }

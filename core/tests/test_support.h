@@ -24,6 +24,9 @@ std::vector<std::string> list_files(const std::string &directory, const std::str
 
 std::string read_file(const std::string &path);
 
+/** The heap in use now, in bytes (AddressSanitizer's count under it, else glibc's). */
+size_t heap_in_use();
+
 /** A document's value rendered compactly from its tape (for comparisons). */
 std::string render(const tape_view &t, size_t i);
 

@@ -211,8 +211,8 @@ PyObject *loads_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
 
 /**
  * load_arrow_fd(fd, schema=None, ...): loads_arrow over an open file, read a block at a time
- * with a schema (ndjson_file_to_arrow). On an error, the file's bytes are read for the
- * exception's line and column.
+ * with a schema (ndjson_file_to_arrow). On an error, a regular file's bytes are read for the
+ * exception's line and column; the core counts them for anything else.
  */
 PyObject *load_arrow_fd(PyObject *, PyObject *args, PyObject *kwargs) {
   PyObject *fd_object;
@@ -236,7 +236,10 @@ PyObject *load_arrow_fd(PyObject *, PyObject *args, PyObject *kwargs) {
     return nullptr;
   }
   struct stat st;
-  owned bytes(PyBytes_FromStringAndSize(nullptr, ::fstat(fd, &st) == 0 ? Py_ssize_t(st.st_size) : 0));
+  if (e.line != 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { // not read again: the core's line and column
+    return arrow_result(result, e, fd_object);
+  }
+  owned bytes(PyBytes_FromStringAndSize(nullptr, Py_ssize_t(st.st_size)));
   if (bytes.p == nullptr) {
     Py_DECREF(result);
     return nullptr;

@@ -5,6 +5,8 @@ errors that name the record, the field and the byte offset; the same table and t
 for every block size and thread count."""
 import datetime
 import json
+import os
+import threading
 
 import pytest
 
@@ -432,6 +434,45 @@ def test_load_arrow_file_reads_blocks_as_loads_arrow_reads_bytes(tmp_path, threa
     assert e.value.lineno == 3001 and "field /i64" in str(e.value)
     with pytest.raises(FileNotFoundError):
         simdbridge.load_arrow_file(tmp_path / "missing.ndjson", FLAT)
+
+
+def piped_into(path, parts):
+    """A writer of `parts` (bytes) into the FIFO at `path`, until the reader closes it."""
+    def write():
+        try:
+            with open(path, "wb") as f:
+                for part in parts:
+                    f.write(part)
+        except BrokenPipeError:
+            pass
+    thread = threading.Thread(target=write)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("schema", [FLAT, None])
+def test_load_arrow_file_reads_a_pipe_a_block_at_a_time(tmp_path, schema):
+    # With a schema, a pipe or device was read whole first: /dev/zero until MemoryError. Bytes
+    # with no line end are now refused once they go wrong, within a few blocks; the errors of a
+    # pipe, which cannot be read again, have the line and column of the bytes read.
+    with pytest.raises(simdbridge.StreamError) as zeros:
+        simdbridge.load_arrow_file("/dev/zero", schema)
+    assert (zeros.value.offset, zeros.value.lineno, zeros.value.colno) == (0, 1, 1)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    data = flat_records(3000)
+    head = data + b'\n{"i64": 1, "s": [1, 2, x'
+    writer = piped_into(fifo, [head] + [b"y" * (1 << 16)] * 4096)
+    with pytest.raises(simdbridge.StreamError) as piped:
+        simdbridge.load_arrow_file(fifo, schema, block_size=4096)
+    writer.join()
+    with pytest.raises(simdbridge.StreamError) as whole:
+        simdbridge.loads_arrow(head + b"y" * 100 + b"\n", schema)
+    assert str(piped.value) == str(whole.value)
+    assert (piped.value.offset, piped.value.lineno, piped.value.colno) == (len(data) + 24, 3002, 24)
+    writer = piped_into(fifo, [data])
+    assert pa.table(simdbridge.load_arrow_file(fifo, schema, block_size=4096)).equals(ours(data, schema))
+    writer.join()
 
 
 def test_decimals_are_read_exactly_and_rounded_half_up():

@@ -74,6 +74,11 @@ struct arrow_error {
   std::string detail;
   /** All of it: "record 3, field /a: expected int64, found a string at byte 57". */
   std::string message;
+  /**
+   * The line and column (from 1) of `offset`, where the reader counted them: a file that cannot
+   * be read again for them (ndjson_file_to_arrow over a pipe). 0 elsewhere.
+   */
+  uint64_t line = 0, column = 0;
   bool ok() const noexcept { return code == error_code::success; }
 };
 
@@ -111,6 +116,9 @@ arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_rea
  * schema inferred from the first block is checked record by record as the file is read; where
  * a record does not fit, or for what is not a regular file, the file is memory-mapped (or
  * read whole) and read as bytes, inferred whole. A failed read is error_code::read_failed.
+ * With no length limit, a line with no end yet is read as it is each time its block doubles:
+ * bytes that are not JSON (a device of zeros) are an error within a few blocks.
+ * The error of a file that is not regular comes with its line and column.
  */
 arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_read_options &options,
                                  ArrowArrayStream *out) noexcept;

@@ -35,6 +35,7 @@
 #include "temporal.h"
 #include "simdbridge/arrow.h"
 #include "simdbridge/stack.h"
+#include "simdbridge/stream.h"
 #include "simdbridge/writer.h"
 
 namespace simdbridge {
@@ -467,6 +468,14 @@ struct block {
   field inferred = arrow::named("", kind::structure);
 };
 
+/** An error's line and column, counted from `before` (the lines before `bytes`, at `base`). */
+void place(arrow_error &e, line_count before, const uint8_t *bytes, uint64_t base) {
+  if (e.ok() || e.offset < base) { return; }
+  before.add(bytes, size_t(e.offset - base));
+  e.line = before.line();
+  e.column = before.column(e.offset);
+}
+
 /** The byte offset of the value at `path` (RFC 6901) in a record, or the record's start. */
 size_t offset_of(const uint8_t *record, size_t length, const std::string &path) {
   simdjson::ondemand::parser on_demand;
@@ -898,24 +907,49 @@ bool read_blocks(reader &r, const field &schema, const arrow_read_options &optio
 }
 
 /**
+ * Whether the line in [0, size) of `bytes` (padding past it), with no end yet, is in error
+ * before its bytes end, read as it is: its error wherever it ends. (An end too soon at its
+ * last byte is what any line cut short gives.) Needs 3 bytes: the checks of a document's
+ * first bytes read that many.
+ */
+bool open_line_fails(const uint8_t *bytes, size_t size, const parser_options &limits) {
+  if (size < 3) { return false; }
+  stream_reader probe(input::padded(bytes, size, size + padding), stream_format::lines, limits);
+  const result<bool> r = probe.next();
+  return !r.ok() && r.error().offset < size;
+}
+
+/**
  * A file's blocks, read one after another into the caller's buffer, cut where reader::cut cuts
  * the same bytes (the first line end past every block_size bytes; a tail under 128 bytes joins
- * the block before it), each followed by 128 zero bytes.
+ * the block before it), each followed by 128 zero bytes. A regular file is read with pread from
+ * its start; anything else (a pipe, a device) with read from where it is, its size unknown until
+ * it ends. A line with no end yet is read as it is once the block holds two steps and twice the
+ * last such try (as block_reader reads a record): an error before its bytes end makes the block
+ * the file's last, so that bytes that are not JSON (a device of zeros) are an error within a few
+ * blocks rather than read into memory to a line end that may never come.
  */
 class file_blocks {
 public:
-  file_blocks(int fd, uint64_t size, size_t block_size) : fd_(fd), size_(size), step_(std::max<size_t>(block_size, 1)) {}
+  file_blocks(int fd, uint64_t size, bool regular, size_t block_size, const parser_options &limits)
+      : fd_(fd), size_(regular ? size : UINT64_MAX), regular_(regular), step_(std::max<size_t>(block_size, 1)),
+        limits_(limits) {}
 
-  /** The next block into `buf` (its bytes `length`, from file offset `begin`); false at the end or on a failed read (`failed`). */
-  bool next(std::vector<uint8_t> &buf, size_t &length, uint64_t &begin, int &failed) {
+  /**
+   * The next block into `buf` (its bytes `length`, from file offset `begin`, the file's lines
+   * before it `lines`); false at the end or on a failed read (`failed`).
+   */
+  bool next(std::vector<uint8_t> &buf, size_t &length, uint64_t &begin, int &failed, line_count *lines = nullptr) {
     constexpr size_t tail = 128;
     if (pos_ >= size_) { return false; }
     begin = pos_;
     buf.assign(carry_.begin(), carry_.end());
     carry_.clear();
     if (!fill(buf, std::min<uint64_t>(size_ - pos_, step_), failed)) { return false; }
+    if (buf.empty()) { return false; } // (not a regular file: it ended here)
     size_t end = buf.size();
     if (pos_ + step_ < size_) {
+      size_t tried = 0; // the block size at the last try of its open line
       for (size_t from = step_;;) {
         if (const void *nl = std::memchr(buf.data() + from, '\n', buf.size() - from)) {
           end = size_t(static_cast<const uint8_t *>(nl) - buf.data()) + 1;
@@ -926,9 +960,23 @@ public:
           end = buf.size();
           break;
         }
+        if (buf.size() >= 2 * std::max(step_, tried)) {
+          tried = buf.size();
+          const uint8_t *nl = static_cast<const uint8_t *>(memrchr(buf.data(), '\n', step_));
+          const size_t line = nl != nullptr ? size_t(nl - buf.data()) + 1 : 0;
+          buf.resize(buf.size() + padding, 0);
+          const bool fails = open_line_fails(buf.data() + line, buf.size() - padding - line, limits_);
+          buf.resize(buf.size() - padding);
+          if (fails) { // the file's last block: nothing past it is read
+            size_ = pos_ + buf.size();
+            end = buf.size();
+            break;
+          }
+        }
         if (!fill(buf, std::min<uint64_t>(size_ - pos_, buf.size() + (size_t(1) << 16)), failed)) { return false; }
       }
     }
+    if (!regular_ && size_ == UINT64_MAX && !fill(buf, end + tail, failed)) { return false; } // whether a tail is left
     if (size_ - (pos_ + end) < tail) {
       if (!fill(buf, size_ - pos_, failed)) { return false; }
       end = buf.size();
@@ -937,6 +985,8 @@ public:
     length = end;
     buf.resize(end);
     buf.resize(end + tail, 0);
+    if (lines != nullptr) { *lines = lines_; }
+    lines_.add(buf.data(), end);
     pos_ += end;
     return true;
   }
@@ -944,30 +994,36 @@ public:
 private:
   /** Reads until `buf` holds `want` bytes from pos_ (fewer at the end of the file, which then ends there). */
   bool fill(std::vector<uint8_t> &buf, uint64_t want, int &failed) {
-    while (buf.size() < want) {
-      const size_t have = buf.size();
-      buf.resize(size_t(want));
-      const ssize_t got = ::pread(fd_, buf.data() + have, size_t(want) - have, off_t(pos_ + have));
+    size_t have = buf.size();
+    if (have >= want) { return true; }
+    buf.resize(size_t(want)); // once: a pipe gives 64 KB a read
+    while (have < want) {
+      const ssize_t got = regular_ ? ::pread(fd_, buf.data() + have, size_t(want) - have, off_t(pos_ + have))
+                                   : ::read(fd_, buf.data() + have, size_t(want) - have);
+      if (got < 0 && errno == EINTR) { continue; }
       if (got < 0) {
         buf.resize(have);
-        if (errno == EINTR) { continue; }
         failed = errno;
         return false;
       }
-      buf.resize(have + size_t(got));
-      if (got == 0) { // the file ended sooner than its size said
-        size_ = pos_ + buf.size();
+      if (got == 0) { // the file ended (sooner than its size said)
+        size_ = pos_ + have;
         break;
       }
+      have += size_t(got);
     }
+    buf.resize(have);
     return true;
   }
 
   int fd_;
-  uint64_t size_;
+  uint64_t size_; // UINT64_MAX: not known yet
+  bool regular_;
   size_t step_;
+  parser_options limits_;
   uint64_t pos_ = 0;
   std::vector<uint8_t> carry_; // bytes read past the last block
+  line_count lines_;           // the lines before pos_
 };
 
 /** A failed read of a file (`failed` its errno) at byte `at`. */
@@ -982,19 +1038,37 @@ arrow_error read_failure(int failed, uint64_t at) {
 
 /**
  * The whole of a file into `out`: a regular file from its start (pread), anything else (a pipe,
- * a terminal) from where it is to its end (read). Returns 0, or the errno of a failed read.
+ * a terminal) from where it is to its end (read). Returns 0, or the errno of a failed read. Its
+ * last line, with no end yet, is read as it is each time `out` doubles (open_line_fails): an
+ * error before its bytes end stops the read there, the error it is wherever the line ends.
  */
-int read_all(int fd, bool from_start, std::vector<uint8_t> &out) {
+int read_all(int fd, bool from_start, const parser_options &limits, std::vector<uint8_t> &out) {
   out.clear();
+  size_t size = 0; // bytes read into out (which holds room past them: a pipe gives 64 KB a read)
+  size_t line = 0;  // where the last line starts
+  size_t tried = 0; // its length at the last try (0: none yet)
   for (;;) {
-    const size_t have = out.size();
-    out.resize(std::max<size_t>(have * 2, size_t(1) << 16));
-    const ssize_t got = from_start ? ::pread(fd, out.data() + have, out.size() - have, off_t(have))
-                                   : ::read(fd, out.data() + have, out.size() - have);
-    out.resize(have + size_t(std::max<ssize_t>(got, 0)));
+    if (out.size() < size + (size_t(1) << 16) + padding) { out.resize(std::max<size_t>(size * 2, size_t(1) << 16) + padding); }
+    const size_t room = out.size() - padding - size;
+    const ssize_t got = from_start ? ::pread(fd, out.data() + size, room, off_t(size)) : ::read(fd, out.data() + size, room);
     if (got < 0 && errno == EINTR) { continue; }
-    if (got < 0) { return errno; }
-    if (got == 0) { return 0; }
+    if (got <= 0) {
+      out.resize(size);
+      return got < 0 ? errno : 0;
+    }
+    const size_t before = size;
+    size += size_t(got);
+    if (const void *nl = memrchr(out.data() + before, '\n', size_t(got))) {
+      line = size_t(static_cast<const uint8_t *>(nl) - out.data()) + 1;
+      tried = 0;
+    } else if (size - line >= 2 * std::max<size_t>(size_t(1) << 16, tried)) {
+      tried = size - line;
+      std::memset(out.data() + size, 0, padding);
+      if (open_line_fails(out.data() + line, size - line, limits)) {
+        out.resize(size);
+        return 0;
+      }
+    }
   }
 }
 
@@ -1003,9 +1077,9 @@ int read_all(int fd, bool from_start, std::vector<uint8_t> &out) {
  * buffer. With `sampled` (a schema inferred from the first block), a block that does not fit
  * stops the read and sets `misfit`.
  */
-arrow_error read_file(int fd, uint64_t size, const field &schema, const arrow_read_options &options,
+arrow_error read_file(int fd, uint64_t size, bool regular, const field &schema, const arrow_read_options &options,
                       std::unique_ptr<batch_stream> &s, bool sampled, bool &misfit) {
-  file_blocks source(fd, size, options.block_size);
+  file_blocks source(fd, size, regular, options.block_size, options.limits);
   reader r(nullptr, 0, options);
   std::mutex lock;
   std::deque<block> blocks;
@@ -1016,6 +1090,7 @@ arrow_error read_file(int fd, uint64_t size, const field &schema, const arrow_re
   auto run = [&] {
     record_parser parser;
     std::vector<uint8_t> buf;
+    line_count lines;
     for (;;) {
       block *b;
       {
@@ -1024,7 +1099,7 @@ arrow_error read_file(int fd, uint64_t size, const field &schema, const arrow_re
         uint64_t begin = 0;
         if (stop) { return; }
         try {
-          if (!source.next(buf, length, begin, failed)) {
+          if (!source.next(buf, length, begin, failed, &lines)) {
             stop = true;
             failed_at = begin;
             return;
@@ -1043,6 +1118,9 @@ arrow_error read_file(int fd, uint64_t size, const field &schema, const arrow_re
         b->batch = batches.back().get();
       }
       const bool fits = read_one_block(r, parser, *b, schema, options, sampled);
+      // Where the file cannot be read again (a pipe), its error's line and column, while its
+      // block is here.
+      if (!regular) { place(b->error, lines, buf.data(), b->begin); }
       if (!fits || !b->error.ok()) {
         std::lock_guard<std::mutex> hold(lock);
         stop = true; // (blocks before this one are read to their end; the first error in order is reported)
@@ -1190,14 +1268,14 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
       size_t length = 0;
       uint64_t begin = 0;
       int failed = 0;
-      file_blocks source(fd, size, options.block_size);
+      file_blocks source(fd, size, true, options.block_size, options.limits);
       auto s = std::make_unique<batch_stream>();
       bool misfit = false;
       if (source.next(first_block, length, begin, failed)) {
         reader first(first_block.data(), length, options);
         first.cut();
         if (infer(first, s->schema).ok()) {
-          arrow_error e = read_file(fd, size, s->schema, options, s, true, misfit);
+          arrow_error e = read_file(fd, size, true, s->schema, options, s, true, misfit);
           if (!misfit) {
             if (!e.ok()) { return e; }
             return publish(std::move(s), out);
@@ -1208,15 +1286,15 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
       // (read as bytes below)
     }
   }
-  if (schema == nullptr || options.reference_reader || !S_ISREG(st.st_mode)) {
-    // Inferred (which may read the input twice), or not a regular file: its bytes, mapped or read.
+  if (schema == nullptr || options.reference_reader) {
+    // Inferred (which may read the input twice): its bytes, mapped or read.
     std::vector<uint8_t> copy;
     void *mapped = MAP_FAILED;
     if (S_ISREG(st.st_mode) && size > 0) { mapped = ::mmap(nullptr, size_t(size), PROT_READ, MAP_PRIVATE, fd, 0); }
     if (mapped == MAP_FAILED) {
       int failed = 0;
       try {
-        failed = read_all(fd, S_ISREG(st.st_mode), copy);
+        failed = read_all(fd, S_ISREG(st.st_mode), options.limits, copy);
       } catch (const std::bad_alloc &) {
         return out_of_memory();
       }
@@ -1226,6 +1304,7 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
     const size_t length = mapped != MAP_FAILED ? size_t(size) : copy.size();
     arrow_error e = ndjson_to_arrow(input::padded(bytes, length, length), schema, options, out);
     if (mapped != MAP_FAILED) { ::munmap(mapped, size_t(size)); }
+    if (!S_ISREG(st.st_mode)) { place(e, {}, bytes, 0); } // (a pipe cannot be read again for them)
     return e;
   }
   try {
@@ -1235,7 +1314,9 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
     s->schema = given;
     if (arrow_error e = reading_schema(given, options, s->reading); !e.ok()) { return e; }
     bool misfit = false;
-    if (arrow_error e = read_file(fd, size, s->reading, options, s, false, misfit); !e.ok()) { return e; }
+    if (arrow_error e = read_file(fd, size, S_ISREG(st.st_mode), s->reading, options, s, false, misfit); !e.ok()) {
+      return e;
+    }
     return publish(std::move(s), out);
   } catch (const std::bad_alloc &) {
     return out_of_memory();

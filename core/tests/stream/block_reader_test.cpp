@@ -3,19 +3,6 @@
 // out its bytes, the documents, their offsets and the error are the stream_reader's over the
 // whole input.
 #include <gtest/gtest.h>
-#include <malloc.h>
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SIMDBRIDGE_TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define SIMDBRIDGE_TEST_ASAN 1
-#endif
-#ifdef SIMDBRIDGE_TEST_ASAN
-#include <sanitizer/allocator_interface.h>
-#endif
 
 #include <algorithm>
 #include <chrono>
@@ -461,16 +448,6 @@ TEST(BlockReader, RecordsOfWhiteSpaceWithNoEndYetAreReadAsTheWholeInput) {
   }
   EXPECT_GT(errors, 200);
   EXPECT_GT(documents, 1000);
-}
-
-/** The heap in use now (bytes): the sanitizer's count under AddressSanitizer, else glibc's. */
-size_t heap_in_use() {
-#ifdef SIMDBRIDGE_TEST_ASAN
-  return __sanitizer_get_current_allocated_bytes();
-#else
-  const struct mallinfo2 m = mallinfo2();
-  return m.uordblks + m.hblkhd; // (large blocks are mapped apart from the heap's arena)
-#endif
 }
 
 /** `head`, `fill` repeated to `count` bytes, then `tail`: the most heap in use seen while read. */

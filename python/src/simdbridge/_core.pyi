@@ -110,7 +110,7 @@ def loads_arrow(
     threads: int | None = ...,
 ) -> ArrowStream: ...
 def load_arrow_fd(
-    fd: int,
+    fd: int | IO[bytes],
     schema: Any = None,
     *,
     block_size: int = ...,
