@@ -152,13 +152,13 @@ bool parse_file_options(int argc, char **argv, file_options &out) {
  * Reads each file named on the command line and hands its bytes to `read` (which reports its
  * own errors and returns false for them); a file that cannot be read is reported here. Exits
  * with 2 on a usage error, 1 if any file failed or standard output could not be written.
- * `json_document`: each file is one JSON document (not --ndjson), so that under
- * --max-document-length no more of it is read than the limit and one byte (a pipe that never
- * ends is then refused at once, not read into memory).
+ * `one_document`: each file is one document (JSON, or a MessagePack value; not --ndjson or
+ * --stream), so that under --max-document-length no more of it is read than the limit and one
+ * byte (a pipe that never ends is then refused at once, not read into memory).
  */
-template <typename Read> int each_file(const file_options &options, bool json_document, Read &&read) {
+template <typename Read> int each_file(const file_options &options, bool one_document, Read &&read) {
   const uint64_t limit = options.parser.max_document_length;
-  const size_t max_bytes = json_document && !options.stream && limit > 0 && limit < SIZE_MAX - 1 ? size_t(limit) + 1 : SIZE_MAX;
+  const size_t max_bytes = one_document && !options.stream && limit > 0 && limit < SIZE_MAX - 1 ? size_t(limit) + 1 : SIZE_MAX;
   simdbridge::cli::file_bytes file;
   int status = 0;
   for (const std::string &name : options.files) {
@@ -174,10 +174,10 @@ template <typename Read> int each_file(const file_options &options, bool json_do
   return status;
 }
 
-template <typename Read> int each_file(int argc, char **argv, bool json_document, Read &&read) {
+template <typename Read> int each_file(int argc, char **argv, bool one_document, Read &&read) {
   file_options options;
   if (!parse_file_options(argc, argv, options)) { return 2; }
-  return each_file(options, json_document, read);
+  return each_file(options, one_document, read);
 }
 
 /** A file's line on standard output: its checksum (as sha256sum prints a hash), or that it is valid. */
@@ -288,6 +288,7 @@ int run_msgpack_streams(const file_options &options, bool to_msgpack) {
   simdbridge::msgpack_options o;
   o.threads = options.threads;
   o.max_depth = options.parser.max_depth;
+  o.max_value_length = options.parser.max_document_length;
   simdbridge::parser parser(options.parser);
   const auto write = [](const uint8_t *data, size_t size) { return std::fwrite(data, 1, size, stdout) == size; };
   return each_source(options, [&](const std::string &name, simdbridge::cli::file_source &source) {
@@ -313,9 +314,10 @@ int run_msgpack(int argc, char **argv, bool to_msgpack) {
   if (files.stream) { return run_msgpack_streams(files, to_msgpack); }
   std::optional<simdbridge::parser> parser;
   std::vector<uint8_t> out;
-  return each_file(files, to_msgpack, [&](const file_options &options, const std::string &name, simdbridge::input in) {
+  return each_file(files, true, [&](const file_options &options, const std::string &name, simdbridge::input in) {
     simdbridge::msgpack_options o;
     o.max_depth = options.parser.max_depth;
+    o.max_value_length = options.parser.max_document_length;
     simdbridge::msgpack_error e;
     if (to_msgpack) {
       if (!parser) { parser.emplace(options.parser); }

@@ -280,6 +280,17 @@ class Checksum(unittest.TestCase):
         self.assertEqual((bad.returncode, bad.stdout), (1, b'1\n[2,"x"]\n'))  # the values before the error
         self.assertEqual(bad.stderr.decode(), "-: error: document 3: %s at byte 5\n"
                          % "a byte that starts no MessagePack value")
+        # A value whose array claims more items than ever come was read on without end; under
+        # --max-document-length no more of it is held than the limit.
+        status, out, err, sent = pipe_without_end(["from-msgpack", "--stream", "--max-document-length", "1000", "-"],
+                                                  b"\x01\xdd\xff\xff\xff\xff", b"\0")
+        self.assertEqual((status, out), (1, b"1\n"))
+        self.assertEqual(err, "-: error: document 2: the input is longer than the limit (max_document_length)"
+                         " at byte 1001\n")
+        self.assertLess(sent, 64 << 20)
+        whole = run("from-msgpack", "--max-document-length", "3", "-", stdin=b"\x93\x01\x02\x03")
+        self.assertEqual(whole.stderr.decode(), "-: error: the input is longer than the limit (max_document_length)"
+                         " at byte 3\n")
 
     def test_usage_errors_exit_2(self):
         self.assertEqual(run().returncode, 2)

@@ -42,12 +42,14 @@ void check_round_trip(parser &p, const std::vector<uint8_t> &json, bool stream) 
  */
 template <typename Convert>
 void from_a_source(const std::vector<uint8_t> &bytes, const msgpack_error &whole_error,
-                   const std::vector<uint8_t> &whole_output, const char *what, Convert &&convert) {
+                   const std::vector<uint8_t> &whole_output, const char *what, Convert &&convert,
+                   uint64_t max_value_length = 0) {
   for (unsigned threads : {1u, 2u}) {
     fuzz::pieces source(bytes.data(), bytes.size(), 1 + bytes.size() % 11);
     msgpack_options steps;
     steps.block_size = 1 + bytes.size() % 7;
     steps.threads = threads;
+    steps.max_value_length = max_value_length;
     std::vector<uint8_t> out;
     const msgpack_error e = convert(source, steps, [&](const uint8_t *d, size_t n) {
       out.insert(out.end(), d, d + n);
@@ -90,6 +92,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                                           const msgpack_sink &write) {
     return msgpack_to_json(source, steps, write);
   });
+  // Under a value length limit: the same on 1 and 3 threads, and from a source.
+  msgpack_options limited;
+  limited.stream = true;
+  limited.block_size = 7;
+  limited.max_value_length = 1 + size % 13;
+  std::vector<uint8_t> limited_one, limited_three;
+  const msgpack_error la = msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), limited, limited_one);
+  limited.threads = 3;
+  const msgpack_error lb = msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), limited, limited_three);
+  if (la.e.code != lb.e.code || la.e.offset != lb.e.offset || la.document != lb.document || limited_one != limited_three) {
+    std::fprintf(stderr, "FINDING: a limited stream on 1 and 3 threads: %s vs %s\n", describe(la).c_str(), describe(lb).c_str());
+    std::abort();
+  }
+  from_a_source(bytes, la, limited_one, "a MessagePack stream under a length limit",
+                [](stream_source &source, const msgpack_options &steps, const msgpack_sink &write) {
+                  return msgpack_to_json(source, steps, write);
+                }, limited.max_value_length);
   // A first value that is broken gives the stream the error it gives read alone.
   if (!alone.ok() && alone.e.code != error_code::trailing_content && alone.e.code != error_code::empty_input &&
       (a.e.code != alone.e.code || a.e.offset != alone.e.offset || a.document != 1)) {

@@ -96,7 +96,8 @@ PyObject *json_to_msgpack(PyObject *, PyObject *args, PyObject *kwargs) {
  * msgpack_to_json(data, *, stream=False, validate_utf8=True, binary_as_base64=True,
  * ext_as_null=False, block_size=1048576, threads=None): MessagePack (bytes, bytearray,
  * memoryview) as compact JSON bytes (NDJSON where `stream`); arrays and maps nest at most the
- * package's max_depth; malformed input is a MessagePackError naming the byte.
+ * package's max_depth, and each value (or the whole input) takes at most its max_document_length
+ * bytes; malformed input is a MessagePackError naming the byte.
  */
 PyObject *msgpack_to_json(PyObject *, PyObject *args, PyObject *kwargs) {
   static const char *keywords[] = {"data", "stream", "validate_utf8", "binary_as_base64", "ext_as_null",
@@ -114,6 +115,7 @@ PyObject *msgpack_to_json(PyObject *, PyObject *args, PyObject *kwargs) {
   o.binary_as_base64 = base64 != 0;
   o.ext_as_null = ext_as_null != 0;
   o.max_depth = state.limits.max_depth;
+  o.max_value_length = state.limits.max_document_length;
   if (!block_size_of(block_size, o.block_size) || !thread_count(threads, o.threads)) { return nullptr; }
   input_bytes in;
   if (PyUnicode_Check(data) || !in.acquire(data)) {

@@ -154,6 +154,25 @@ def test_hostile_msgpack_is_an_error_never_a_crash():
     assert e.value.document == 4
 
 
+def test_a_value_past_max_document_length_is_an_error_at_its_start_plus_the_limit():
+    # MessagePack values had no length limit; each value of a stream (or the whole input) now
+    # takes at most max_document_length bytes, as a JSON document does.
+    previous = simdbridge.set_limits(max_document_length=4)
+    try:
+        stream = msgpack.packb(1) + msgpack.packb([1, 2, 3]) + msgpack.packb([1, 2, 3, 4])
+        assert simdbridge.msgpack_to_json(stream[:5], stream=True) == b"1\n[1,2,3]\n"
+        with pytest.raises(simdbridge.MessagePackError) as e:
+            simdbridge.msgpack_to_json(stream, stream=True)
+        assert (e.value.offset, e.value.document) == (5 + 4, 3)
+        assert "max_document_length" in str(e.value)
+        with pytest.raises(simdbridge.MessagePackError) as e:
+            simdbridge.msgpack_to_json(msgpack.packb("abcd"))
+        assert e.value.offset == 4
+        assert simdbridge.msgpack_to_json(msgpack.packb("abc")) == b'"abc"'
+    finally:
+        simdbridge.set_limits(**previous)
+
+
 def test_exception_pickles():
     import pickle
     e = simdbridge.MessagePackError("the MessagePack ends inside a value", 7, 2)

@@ -34,6 +34,13 @@ struct msgpack_options {
   bool binary_as_base64 = true;
   /** msgpack_to_json: ext values (timestamps included) as null; false: error_code::msgpack_unsupported. */
   bool ext_as_null = false;
+  /**
+   * msgpack_to_json: bytes of the input (stream: of each value) at most this many; 0: no limit.
+   * Past it, error_code::document_too_long at the value's start plus the limit, unless the value
+   * went wrong within those bytes (that error, then), as a JSON document past the parser's
+   * max_document_length. A stream read from a source then holds no more of a value than that.
+   */
+  uint64_t max_value_length = 0;
 };
 
 /**

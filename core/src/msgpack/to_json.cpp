@@ -390,6 +390,33 @@ error first_error(const uint8_t *data, size_t size, size_t start, const msgpack_
   return first.ok() ? skimmed : first;
 }
 
+/**
+ * The error of a value at `start` whose bytes ([start, size) read so far) pass
+ * max_value_length: its first error within the limit's bytes and the one after them (read
+ * alone up to there), where it has one, else document_too_long at start plus the limit. (An
+ * end too soon is where the bytes read end, past the limit.)
+ */
+error too_long(const uint8_t *data, size_t size, size_t start, const msgpack_options &options) {
+  const size_t cut = size_t(std::min<uint64_t>(size, start + options.max_value_length + 1));
+  const error e = first_error(data, cut, start, options, {});
+  if (!e.ok() && e.code != error_code::msgpack_truncated && e.offset < cut) { return e; }
+  return {error_code::document_too_long, size_t(start + options.max_value_length)};
+}
+
+/** Whether the value at `start`, read to `end` (its end, or where the bytes read end), passes max_value_length. */
+bool past_limit(const msgpack_options &options, size_t start, size_t end) {
+  return options.max_value_length != 0 && end - start > options.max_value_length;
+}
+
+/**
+ * A broken value's first error (`e`, the converter's or the skim's), as the limit has it: where
+ * the bytes from its start to the input's end pass the limit, its first bytes decide
+ * (too_long), as where it is read from a source that holds no more of it than that.
+ */
+error within_limit(const uint8_t *data, size_t size, size_t start, const msgpack_options &options, error e) {
+  return past_limit(options, start, size) ? too_long(data, size, start, options) : e;
+}
+
 /** The values of [b.begin, b.end) as NDJSON lines into the block's output. */
 void convert_values(const uint8_t *data, const msgpack_options &options, internal::msgpack_block &b) {
   converter c(data, b.end, options);
@@ -477,7 +504,12 @@ msgpack_error convert_stream(input in, const msgpack_options &options, const msg
     while (p < in.size) {
       const size_t start = p;
       if (error e = skim(in.data, in.size, p); !e.ok()) {
-        skimmed = {first_error(in.data, in.size, start, options, e), values + 1};
+        skimmed = {within_limit(in.data, in.size, start, options, first_error(in.data, in.size, start, options, e)), values + 1};
+        p = start;
+        break;
+      }
+      if (past_limit(options, start, p)) {
+        skimmed = {too_long(in.data, in.size, start, options), values + 1};
         p = start;
         break;
       }
@@ -519,6 +551,7 @@ msgpack_error msgpack_to_json(input in, const msgpack_options &options, const ms
       // (grown if need be), then copied to the caller's memory.
       std::vector<uint8_t> text;
       text.reserve(in.size * 2 + 256);
+      if (past_limit(options, 0, in.size)) { return {too_long(in.data, in.size, 0, options), 1}; }
       converter c(in.data, in.size, options);
       json_out o(text);
       size_t p = 0;
@@ -554,12 +587,17 @@ msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &opti
       }
       // The whole values read, skimmed into blocks of about `block` bytes.
       size_t begin = 0, p = 0, n = 0;
-      error broken;
+      error broken, limited; // limited: a whole value past max_value_length, its error
       while (p < size) {
         const size_t start = p;
         if (error e = skim(bytes.data(), size, p); !e.ok()) {
           p = start;
           broken = e;
+          break;
+        }
+        if (past_limit(options, start, p)) {
+          limited = too_long(bytes.data(), size, start, options);
+          p = start;
           break;
         }
         if (p - begin >= block) { internal::reuse_block(blocks, n++, std::exchange(begin, p), p); }
@@ -581,9 +619,13 @@ msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &opti
         if (!b.failure.ok()) { return {{b.failure.e.code, base + b.failure.e.offset}, values + b.failure.document}; }
         values += b.documents;
       }
+      if (!limited.ok()) { return {{limited.code, base + limited.offset}, values + 1}; }
       if (broken.ok() && at_end) { return {}; }
-      if (!broken.ok() && (at_end || broken.code != error_code::msgpack_truncated)) {
-        const error e = first_error(bytes.data(), size, p, options, broken);
+      // (Under a limit, a broken value is decided once the limit's bytes of it and one more are
+      // here, or the stream has ended: within_limit, as over the whole stream.)
+      const bool decided = at_end || options.max_value_length == 0 || size - p > options.max_value_length;
+      if (!broken.ok() && (at_end || broken.code != error_code::msgpack_truncated) && decided) {
+        const error e = within_limit(bytes.data(), size, p, options, first_error(bytes.data(), size, p, options, broken));
         return {{e.code, base + e.offset}, values + 1};
       }
       // The rest is a value cut by the buffer's end: kept, and more read after it. One longer
@@ -596,6 +638,10 @@ msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &opti
       base += p;
       size -= p;
       if (p > 0) { tried = 0; }
+      if (past_limit(options, 0, size)) { // the value read so far passes the limit: held no further
+        const error e = too_long(bytes.data(), size, 0, options);
+        return {{e.code, base + e.offset}, values + 1};
+      }
       if (size >= 2 * std::max(step, tried)) {
         tried = size;
         const error e = first_error(bytes.data(), size, 0, options, {});

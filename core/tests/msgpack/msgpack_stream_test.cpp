@@ -258,10 +258,11 @@ size_t first_values(const std::string &packed, uint64_t n) {
   return at;
 }
 
-std::string unpacked_whole(const std::string &packed, uint32_t max_depth) {
+std::string unpacked_whole(const std::string &packed, uint32_t max_depth, uint64_t max_value_length = 0) {
   msgpack_options o;
   o.stream = true;
   o.max_depth = max_depth;
+  o.max_value_length = max_value_length;
   std::vector<uint8_t> out;
   const msgpack_error e = msgpack_to_json(input::copy_of(packed), o, out);
   if (!e.ok()) {
@@ -271,9 +272,11 @@ std::string unpacked_whole(const std::string &packed, uint32_t max_depth) {
   return outcome(out, e);
 }
 
-std::string unpacked_streamed(text_source &source, uint32_t max_depth, size_t block_size, unsigned threads) {
+std::string unpacked_streamed(text_source &source, uint32_t max_depth, size_t block_size, unsigned threads,
+                              uint64_t max_value_length = 0) {
   msgpack_options o;
   o.max_depth = max_depth;
+  o.max_value_length = max_value_length;
   o.block_size = block_size;
   o.threads = threads;
   std::vector<uint8_t> out;
@@ -286,6 +289,7 @@ std::string unpacked_streamed(text_source &source, uint32_t max_depth, size_t bl
 
 TEST(MsgpackStream, MessagePackToJsonGivesTheWholeStreamsTextAndErrors) {
   std::mt19937_64 rng(61206);
+  int limited = 0; // rounds whose limit was passed
   for (int round = 0; round < 400; round++) {
     std::string json;
     for (int i = 0, n = int(rng() % 30); i < n; i++) { json += random_line(rng); }
@@ -305,14 +309,61 @@ TEST(MsgpackStream, MessagePackToJsonGivesTheWholeStreamsTextAndErrors) {
       }
     }
     const uint32_t depth = rng() % 3 == 0 ? 2 : 1024;
-    const std::string want = unpacked_whole(packed, depth);
+    const uint64_t limit = round % 3 == 0 ? 1 + rng() % 40 : 0;
+    const std::string want = unpacked_whole(packed, depth, limit);
     const size_t block_size = 1 + rng() % 100;
     const size_t piece = 1 + rng() % 200;
+    limited += limit != 0 && want.find("document_too_long") != std::string::npos;
     for (unsigned threads : {1u, 2u, 3u}) {
       text_source source(packed, piece);
-      EXPECT_EQ(unpacked_streamed(source, depth, block_size, threads), want)
-          << round << " block " << block_size << " piece " << piece << " threads " << threads;
+      EXPECT_EQ(unpacked_streamed(source, depth, block_size, threads, limit), want)
+          << round << " block " << block_size << " piece " << piece << " threads " << threads << " limit " << limit;
     }
+  }
+  EXPECT_GT(limited, 30);
+}
+
+TEST(MsgpackToJson, AValuePastTheLengthLimitIsAnErrorAtItsStartPlusTheLimit) {
+  // Each value of a stream (or the whole input) at most max_value_length bytes: past it, the
+  // limit's error at the value's start plus the limit, unless it went wrong within those bytes
+  // or at the byte after them (as a JSON document past max_document_length).
+  const std::string ok = "\x01\x93\x01\x02\x03\x02"; // 1 [1,2,3] 2
+  struct want_case {
+    std::string packed;
+    uint64_t limit;
+    std::string outcome;
+  };
+  for (const want_case &c : {want_case{ok, 4, "1\n[1,2,3]\n2\n"}, want_case{ok, 3, "1\n|error document_too_long at 4 in 2"},
+                             want_case{"\x01\x93\x01\xc1\x03", 3, "1\n|error msgpack_invalid at 3 in 2"},
+                             want_case{"\x01\x93\x01\x02\xc1", 3, "1\n|error msgpack_invalid at 4 in 2"},
+                             want_case{"\x01\x93\x01\x02", 3, "1\n|error msgpack_truncated at 1 in 2"},
+                             want_case{"\x01\x93\x01\x02", 2, "1\n|error document_too_long at 3 in 2"},
+                             want_case{"\x01\xdd\xff\xff\xff\xff", 4, "1\n|error document_too_long at 5 in 2"}}) {
+    EXPECT_EQ(unpacked_whole(c.packed, 1024, c.limit), c.outcome) << c.limit;
+    text_source source(c.packed, 1);
+    EXPECT_EQ(unpacked_streamed(source, 1024, 1, 1, c.limit), c.outcome) << c.limit;
+  }
+  // A single value: the whole input is the document.
+  msgpack_options o;
+  o.max_value_length = 3;
+  std::vector<uint8_t> out;
+  EXPECT_EQ(outcome(out, msgpack_to_json(input::copy_of(std::string("\x92\x01\x02")), o, out)), "[1,2]");
+  const msgpack_error e = msgpack_to_json(input::copy_of(std::string("\x93\x01\x02\x03")), o, out);
+  EXPECT_EQ(e.e.code, error_code::document_too_long);
+  EXPECT_EQ(e.e.offset, 3u);
+  // An array that claims more items than ever come, from a source without end: held only to
+  // the limit, not read on.
+  for (unsigned threads : {1u, 2u}) {
+    text_source source("\x01\xdd\xff\xff\xff\xff", 4096, true, 0, uint64_t(64) << 20);
+    msgpack_options limited;
+    limited.max_value_length = 100000;
+    limited.block_size = 4096;
+    limited.threads = threads;
+    const msgpack_error r = msgpack_to_json(source, limited, [](const uint8_t *, size_t) { return true; });
+    EXPECT_EQ(r.e.code, error_code::document_too_long);
+    EXPECT_EQ(r.e.offset, 100001u);
+    EXPECT_EQ(r.document, 2u);
+    EXPECT_LT(source.read_so_far(), uint64_t(1) << 20);
   }
 }
 

@@ -178,7 +178,8 @@ def set_limits(*, max_depth: int | None = None, max_number_length: int | None = 
     and the byte offset, in checksum(), loads_many() and parse_many(). loads() and parse() keep
     json's rules where json has one: numbers as json reads them (sys.get_int_max_str_digits),
     and RecursionError for nesting, raised at max_depth when it is set below the default; a
-    max_string_length or max_document_length passed is a LimitError there too.
+    max_string_length or max_document_length passed is a LimitError there too. msgpack_to_json
+    takes max_depth and max_document_length (each value of a stream) as a MessagePackError.
 
         previous = simdbridge.set_limits(max_depth=64, max_document_length=1 << 20)
         ...

@@ -77,9 +77,10 @@ def _rebuild(cls: Callable[..., _E], args: Tuple[Any, ...], where: Tuple[int, in
 
 
 class MessagePackError(ValueError):
-    """Malformed MessagePack (truncated, a reserved byte, nesting past max_depth), or a value that
-    has no JSON form under msgpack_to_json's options: `offset` is the byte where it was found,
-    `document` the value's number in a stream (counting from 1)."""
+    """Malformed MessagePack (truncated, a reserved byte, nesting past max_depth, a value longer
+    than max_document_length), or a value that has no JSON form under msgpack_to_json's options:
+    `offset` is the byte where it was found, `document` the value's number in a stream (counting
+    from 1)."""
 
     def __init__(self, msg: str, offset: int, document: int) -> None:
         super().__init__("%s at byte %d%s" % (msg, offset, " (value %d)" % document if document > 1 else ""))
