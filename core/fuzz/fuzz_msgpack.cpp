@@ -64,6 +64,32 @@ void from_a_source(const std::vector<uint8_t> &bytes, const msgpack_error &whole
   }
 }
 
+/**
+ * `bytes` as a MessagePack stream under `max_value_length`: on 1 and 3 threads, blocks of 7
+ * bytes, and from a source (from_a_source), the same outcome, else a finding. The one thread's
+ * error, its text into `one`.
+ */
+msgpack_error as_a_stream(const std::vector<uint8_t> &bytes, uint64_t max_value_length, std::vector<uint8_t> &one) {
+  msgpack_options o;
+  o.stream = true;
+  o.block_size = 7;
+  o.max_value_length = max_value_length;
+  std::vector<uint8_t> three;
+  const msgpack_error a = msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), o, one);
+  o.threads = 3;
+  const msgpack_error b = msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), o, three);
+  if (a.e.code != b.e.code || a.e.offset != b.e.offset || a.document != b.document || one != three) {
+    std::fprintf(stderr, "FINDING: a stream (limit %llu) on 1 and 3 threads: %s vs %s\n",
+                 (unsigned long long)max_value_length, describe(a).c_str(), describe(b).c_str());
+    std::abort();
+  }
+  from_a_source(bytes, a, one, "a MessagePack stream",
+                [](stream_source &source, const msgpack_options &steps, const msgpack_sink &write) {
+                  return msgpack_to_json(source, steps, write);
+                }, max_value_length);
+  return a;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -74,41 +100,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   msgpack_options o;
   const msgpack_error alone = msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), o, json);
   if (alone.ok()) { check_round_trip(p, json, false); }
-  // As a stream, on 1 and 3 threads with small blocks: the same outcome.
-  o.stream = true;
-  o.block_size = 7;
-  std::vector<uint8_t> one, three;
-  const msgpack_error a = msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), o, one);
-  o.threads = 3;
-  const msgpack_error b = msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), o, three);
-  if (a.e.code != b.e.code || a.e.offset != b.e.offset || a.document != b.document || one != three) {
-    std::fprintf(stderr, "FINDING: a stream on 1 and 3 threads: %s vs %s\n", describe(a).c_str(), describe(b).c_str());
-    std::abort();
-  }
+  // As a stream, on 1 and 3 threads with small blocks, and read from a source in pieces, a few
+  // bytes a step, on 1 and 2 threads: the same error, and where it converts, the same text. So
+  // too under a value length limit.
+  std::vector<uint8_t> one, limited_one;
+  const msgpack_error a = as_a_stream(bytes, 0, one);
   if (a.ok()) { check_round_trip(p, one, true); }
-  // As a stream read from a source in pieces, a few bytes a step, on 1 and 2 threads: the same
-  // error, and where it converts, the same text.
-  from_a_source(bytes, a, one, "a MessagePack stream", [](stream_source &source, const msgpack_options &steps,
-                                                          const msgpack_sink &write) {
-    return msgpack_to_json(source, steps, write);
-  });
-  // Under a value length limit: the same on 1 and 3 threads, and from a source.
-  msgpack_options limited;
-  limited.stream = true;
-  limited.block_size = 7;
-  limited.max_value_length = 1 + size % 13;
-  std::vector<uint8_t> limited_one, limited_three;
-  const msgpack_error la = msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), limited, limited_one);
-  limited.threads = 3;
-  const msgpack_error lb = msgpack_to_json(input::copy_of(bytes.data(), bytes.size()), limited, limited_three);
-  if (la.e.code != lb.e.code || la.e.offset != lb.e.offset || la.document != lb.document || limited_one != limited_three) {
-    std::fprintf(stderr, "FINDING: a limited stream on 1 and 3 threads: %s vs %s\n", describe(la).c_str(), describe(lb).c_str());
-    std::abort();
-  }
-  from_a_source(bytes, la, limited_one, "a MessagePack stream under a length limit",
-                [](stream_source &source, const msgpack_options &steps, const msgpack_sink &write) {
-                  return msgpack_to_json(source, steps, write);
-                }, limited.max_value_length);
+  as_a_stream(bytes, 1 + size % 13, limited_one);
   // A first value that is broken gives the stream the error it gives read alone.
   if (!alone.ok() && alone.e.code != error_code::trailing_content && alone.e.code != error_code::empty_input &&
       (a.e.code != alone.e.code || a.e.offset != alone.e.offset || a.document != 1)) {

@@ -61,6 +61,12 @@ std::string read_file(const std::string &path) {
   return s.str();
 }
 
+std::pair<uint64_t, uint64_t> line_and_column_of(const std::string &text, uint64_t at) {
+  const std::string head = text.substr(0, size_t(at));
+  const size_t newline = head.rfind('\n');
+  return {uint64_t(std::count(head.begin(), head.end(), '\n')) + 1, at - (newline == std::string::npos ? 0 : newline + 1) + 1};
+}
+
 size_t heap_in_use() {
 #ifdef SIMDBRIDGE_TEST_ASAN
   return __sanitizer_get_current_allocated_bytes();

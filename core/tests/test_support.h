@@ -9,6 +9,7 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "simdbridge/document.h"
@@ -23,6 +24,9 @@ std::string data_directory();
 std::vector<std::string> list_files(const std::string &directory, const std::string &suffix);
 
 std::string read_file(const std::string &path);
+
+/** The line and column (from 1) of byte `at` of `text`. */
+std::pair<uint64_t, uint64_t> line_and_column_of(const std::string &text, uint64_t at);
 
 /** The heap in use now, in bytes (AddressSanitizer's count under it, else glibc's). */
 size_t heap_in_use();

@@ -786,13 +786,6 @@ read_result read_pipe(const std::string &head, char fill, uint64_t count, const 
   return drain(r, stream);
 }
 
-/** The line and column of byte `at` of `text`. */
-std::pair<uint64_t, uint64_t> line_and_column(const std::string &text, uint64_t at) {
-  const std::string head = text.substr(0, size_t(at));
-  const size_t nl = head.rfind('\n');
-  return {uint64_t(std::count(head.begin(), head.end(), '\n')) + 1, at - (nl == std::string::npos ? 0 : nl + 1) + 1};
-}
-
 TEST(ArrowFileReader, APipeIsReadABlockAtATimeWithItsErrorsLineAndColumn) {
   // With a schema, a pipe (or any file that is not regular) was read whole before any record
   // was: its size in memory, and a device of zeros until memory ran out. It is now read a block
@@ -818,7 +811,7 @@ TEST(ArrowFileReader, APipeIsReadABlockAtATimeWithItsErrorsLineAndColumn) {
       if (schema != nullptr) { EXPECT_EQ(piped.batches, bytes.batches) << "seed " << seed; }
       if (!bytes.error.ok()) {
         failures++;
-        const auto [line, column] = line_and_column(ndjson, bytes.error.offset);
+        const auto [line, column] = line_and_column_of(ndjson, bytes.error.offset);
         EXPECT_EQ(piped.error.line, line) << "seed " << seed << " " << bytes.error.message;
         EXPECT_EQ(piped.error.column, column) << "seed " << seed << " " << bytes.error.message;
       }
@@ -867,7 +860,7 @@ TEST(ArrowFileReader, ALineWithNoEndIsReadOnlyUntilItGoesWrong) {
         const read_result bytes = read(whole, schema, o);
         ASSERT_FALSE(bytes.error.ok()) << head;
         EXPECT_EQ(piped.error.message, bytes.error.message) << head;
-        const auto [line, column] = line_and_column(whole, bytes.error.offset);
+        const auto [line, column] = line_and_column_of(whole, bytes.error.offset);
         EXPECT_EQ(piped.error.line, line) << head;
         EXPECT_EQ(piped.error.column, column) << head;
         EXPECT_LT(written, uint64_t(16) << 20) << head;
