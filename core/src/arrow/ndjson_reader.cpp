@@ -936,8 +936,8 @@ public:
         limits_(limits) {}
 
   /**
-   * The next block into `buf` (its bytes `length`, from file offset `begin`, the file's lines
-   * before it `lines`); false at the end or on a failed read (`failed`).
+   * The next block into `buf` (its bytes `length`, from file offset `begin`, and where the file
+   * is not regular, its lines before it `lines`); false at the end or on a failed read (`failed`).
    */
   bool next(std::vector<uint8_t> &buf, size_t &length, uint64_t &begin, int &failed, line_count *lines = nullptr) {
     constexpr size_t tail = 128;
@@ -986,7 +986,7 @@ public:
     buf.resize(end);
     buf.resize(end + tail, 0);
     if (lines != nullptr) { *lines = lines_; }
-    lines_.add(buf.data(), end);
+    if (!regular_) { lines_.add(buf.data(), end); } // (a regular file is read again for them)
     pos_ += end;
     return true;
   }
