@@ -45,6 +45,8 @@ public:
   /** Opens `path` ("-": standard input); false with `why` where it cannot be read. */
   bool open(const std::string &path, std::string &why);
   simdbridge::result<size_t> read(uint8_t *into, size_t capacity) noexcept override;
+  /** Its file descriptor, for a reader of its own (before any read here: nothing is buffered yet). */
+  int descriptor() const noexcept { return file_ != nullptr ? fileno(file_) : -1; }
 
 private:
   std::FILE *file_ = nullptr;

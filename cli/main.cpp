@@ -174,12 +174,6 @@ template <typename Read> int each_file(const file_options &options, bool one_doc
   return status;
 }
 
-template <typename Read> int each_file(int argc, char **argv, bool one_document, Read &&read) {
-  file_options options;
-  if (!parse_file_options(argc, argv, options)) { return 2; }
-  return each_file(options, one_document, read);
-}
-
 /** A file's line on standard output: its checksum (as sha256sum prints a hash), or that it is valid. */
 void print_verdict(const std::string &name, bool with_checksum, uint64_t checksum) {
   if (with_checksum) {
@@ -258,13 +252,18 @@ int run_files(int argc, char **argv, bool with_checksum) {
   });
 }
 
-/** arrow-schema: the schema loads_arrow would infer, one field a line ("name: type"). */
+/**
+ * arrow-schema: the schema loads_arrow would infer, one field a line ("name: type"); each file
+ * (or pipe) read a block at a time, never whole.
+ */
 int run_arrow_schema(int argc, char **argv) {
-  return each_file(argc, argv, false, [&](const file_options &options, const std::string &name, simdbridge::input in) {
+  file_options options;
+  if (!parse_file_options(argc, argv, options)) { return 2; }
+  return each_source(options, [&](const std::string &name, simdbridge::cli::file_source &source) {
     simdbridge::arrow_read_options read;
     read.limits = options.parser;
     ArrowSchema schema{};
-    const simdbridge::arrow_error e = simdbridge::infer_arrow_schema(in, read, &schema);
+    const simdbridge::arrow_error e = simdbridge::infer_arrow_schema_file(source.descriptor(), read, &schema);
     if (!e.ok()) {
       std::fprintf(stderr, "%s: error: %s\n", name.c_str(), e.message.c_str());
       return false;

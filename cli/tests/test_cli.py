@@ -229,6 +229,18 @@ class Checksum(unittest.TestCase):
         r = run("arrow-schema", gh)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("actor: struct<", r.stdout.decode())
+        # Each file or pipe was read whole first; it is read a block at a time: the same schema
+        # from a pipe, in bounded memory, and a pipe of bytes with no line end refused.
+        with open(gh, "rb") as f:
+            data = f.read()
+        self.assertEqual(run("arrow-schema", "-", stdin=data).stdout, r.stdout)
+        chunk = b"".join(data.splitlines(keepends=True)[:200])
+        peak_kb, status, err = peak_kb_piping(["arrow-schema", "-"], chunk, 96 << 20)
+        self.assertEqual(status, 0, err)
+        self.assertLess(peak_kb, 48 << 10)  # of 96 MB sent
+        status, _, err, sent = pipe_without_end(["arrow-schema", "-"], b'{"a": 1}\n{"a"', b"x")
+        self.assertEqual((status, err), (1, "-: error: record 2: expected ':' after an object key at byte 13\n"))
+        self.assertLess(sent, 64 << 20)
 
     def test_msgpack_both_ways(self):
         path = self.write("a.json", '{"a": [1, 2.5, "x", true, null], "b": {"c": -1}}')

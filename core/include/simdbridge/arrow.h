@@ -161,6 +161,11 @@ arrow_error arrow_batch_to_ndjson(const ArrowSchema &schema, const ArrowArray &b
 
 /** The schema ndjson_to_arrow would infer for `in`, into `out` (the caller releases it). */
 arrow_error infer_arrow_schema(input in, const arrow_read_options &options, ArrowSchema *out) noexcept;
+/**
+ * infer_arrow_schema over an open file (`fd`, not closed; read as ndjson_file_to_arrow reads
+ * it, a block at a time, a pipe included): the same schema or error, the file never held whole.
+ */
+arrow_error infer_arrow_schema_file(int fd, const arrow_read_options &options, ArrowSchema *out) noexcept;
 
 /** An ArrowSchema as its type, for messages and the CLI: "struct<a: int64, b: list<utf8>>". */
 std::string describe_arrow_schema(const ArrowSchema &schema);

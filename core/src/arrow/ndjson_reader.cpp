@@ -1325,6 +1325,58 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
   }
 }
 
+arrow_error infer_arrow_schema_file(int fd, const arrow_read_options &given_options, ArrowSchema *out) noexcept {
+  const arrow_read_options options = bounded(given_options);
+  if (out == nullptr) { return usage("invalid argument"); }
+  out->release = nullptr;
+  struct stat st;
+  if (::fstat(fd, &st) != 0) { return read_failure(errno, 0); }
+  const bool regular = S_ISREG(st.st_mode);
+  try {
+    // The blocks infer cuts over the bytes, one at a time: each block's types inferred, then
+    // merged in order, a conflict found by reading the block again from the types so far.
+    file_blocks source(fd, uint64_t(st.st_size), regular, options.block_size, options.limits);
+    reader r(nullptr, 0, options);
+    record_parser parser;
+    field schema = arrow::named("", kind::structure);
+    schema.nullable = false;
+    std::vector<uint8_t> buf;
+    line_count lines;
+    uint64_t records = 0, begin = 0;
+    size_t length = 0;
+    int failed = 0;
+    while (source.next(buf, length, begin, failed, &lines)) {
+      block b;
+      b.begin = begin;
+      b.end = begin + length;
+      b.bytes = buf.data();
+      std::string path;
+      r.read_records(parser, b, nullptr,
+                     [&](element root, mismatch &why, std::string_view) { return merge_record(b.inferred, root, why, path); });
+      const field before = schema;
+      if (!b.error.ok() || !merge_fields(schema, b.inferred)) {
+        field so_far = before;
+        std::string again;
+        b.records = 0;
+        b.error = {};
+        r.read_records(parser, b, nullptr,
+                       [&](element root, mismatch &why, std::string_view) { return merge_record(so_far, root, why, again); });
+        arrow_error e = b.error;
+        if (e.record != 0) { e.record += records; }
+        e.message = reader::message(e);
+        if (!regular) { place(e, lines, buf.data(), b.begin); }
+        return e;
+      }
+      records += b.records;
+    }
+    if (failed != 0) { return read_failure(failed, begin); }
+    arrow::export_schema(schema, out);
+    return {};
+  } catch (const std::bad_alloc &) {
+    return out_of_memory();
+  }
+}
+
 arrow_error infer_arrow_schema(input in, const arrow_read_options &given_options, ArrowSchema *out) noexcept {
   const arrow_read_options options = bounded(given_options);
   if (out == nullptr || !in.well_formed()) { return usage("invalid argument"); }

@@ -869,6 +869,78 @@ TEST(ArrowFileReader, ALineWithNoEndIsReadOnlyUntilItGoesWrong) {
   }
 }
 
+/** An inferred schema as text ("name: type" a field), or the error's message (and line and column). */
+std::string inferred_text(const arrow_error &e, ArrowSchema &schema) {
+  if (!e.ok()) { return "error " + e.message + " line " + std::to_string(e.line) + " column " + std::to_string(e.column); }
+  std::string out;
+  for (int64_t c = 0; c < schema.n_children; c++) {
+    out += std::string(schema.children[c]->name) + ": " + describe_arrow_schema(*schema.children[c]) + "\n";
+  }
+  schema.release(&schema);
+  return out;
+}
+
+TEST(ArrowFileReader, ASchemaIsInferredFromAFileOrPipeABlockAtATime) {
+  // arrow-schema read each file whole into memory first. infer_arrow_schema_file reads it a
+  // block at a time: the schema or error of the whole bytes, from a file and from a pipe (whose
+  // error has the line and column of its offset).
+  size_t errors = 0;
+  for (uint32_t seed = 1; seed <= 150; seed++) {
+    generator g(seed);
+    std::string ndjson;
+    const uint32_t records = 2 + g.next(80);
+    for (uint32_t r = 0; r < records; r++) {
+      ndjson += "{\"a\": " + std::to_string(g.next(100)) + ", \"s\": " + g.string() + ", \"l\": [" + (g.next(2) ? "1.5" : "") + "]";
+      ndjson += std::vector<std::string>{"", "", ", \"new\": {\"x\": true}", ", \"a\": 2.5"}[g.next(4)];
+      ndjson += g.next(20) ? "}\n" : "}\n{\"s\": 1}\n"; // a type conflict now and then
+    }
+    if (seed % 5 == 0) { ndjson[g.next(uint32_t(ndjson.size()))] = "x{\"1"[g.next(4)]; }
+    arrow_read_options o;
+    o.block_size = 1 + g.next(2000);
+    ArrowSchema whole{};
+    const arrow_error we = infer_arrow_schema(input::copy_of(ndjson), o, &whole);
+    std::string want = inferred_text(we, whole);
+    if (!we.ok()) {
+      errors++;
+      const auto [line, column] = line_and_column_of(ndjson, we.offset);
+      want = "error " + we.message + " line " + std::to_string(line) + " column " + std::to_string(column);
+    }
+    char path[] = "/tmp/simdbridge-infer-XXXXXX";
+    const int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(write(fd, ndjson.data(), ndjson.size()), ssize_t(ndjson.size()));
+    ArrowSchema from_file{};
+    const arrow_error fe = infer_arrow_schema_file(fd, o, &from_file);
+    close(fd);
+    unlink(path);
+    EXPECT_EQ(inferred_text(fe, from_file), we.ok() ? want : "error " + we.message + " line 0 column 0") << "seed " << seed;
+    int ends[2];
+    ASSERT_EQ(pipe(ends), 0);
+    std::thread writer([&] {
+      signal(SIGPIPE, SIG_IGN);
+      for (size_t at = 0; at < ndjson.size();) {
+        const ssize_t w = write(ends[1], ndjson.data() + at, ndjson.size() - at);
+        if (w <= 0) { break; }
+        at += size_t(w);
+      }
+      close(ends[1]);
+    });
+    ArrowSchema piped{};
+    const arrow_error pe = infer_arrow_schema_file(ends[0], o, &piped);
+    close(ends[0]);
+    writer.join();
+    EXPECT_EQ(inferred_text(pe, piped), want) << "seed " << seed;
+  }
+  EXPECT_GT(errors, 30u);
+  // A pipe that never ends with a line end: refused where it goes wrong, not held.
+  uint64_t written = 0;
+  arrow_read_options o;
+  o.block_size = 1 << 16;
+  const read_result r = read_pipe("{\"a\": 1}\n{\"a\"", 'x', uint64_t(256) << 20, "\n", nullptr, o, &written);
+  EXPECT_FALSE(r.error.ok());
+  EXPECT_LT(written, uint64_t(16) << 20);
+}
+
 TEST(ArrowFileReader, TheSameBatchesRowsAndErrorsAsOverTheBytes) {
   size_t failures = 0;
   for (uint32_t seed = 1; seed <= 120; seed++) {
