@@ -547,11 +547,11 @@ msgpack_error msgpack_to_json(input in, const msgpack_options &options, const ms
   try {
     if (!options.stream) {
       if (in.size == 0) { return {{error_code::empty_input, 0}, 1}; }
+      if (past_limit(options, 0, in.size)) { return {too_long(in.data, in.size, 0, options), 1}; }
       // The JSON's size is known only once written: into a buffer of about twice the input
       // (grown if need be), then copied to the caller's memory.
       std::vector<uint8_t> text;
       text.reserve(in.size * 2 + 256);
-      if (past_limit(options, 0, in.size)) { return {too_long(in.data, in.size, 0, options), 1}; }
       converter c(in.data, in.size, options);
       json_out o(text);
       size_t p = 0;
