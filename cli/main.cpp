@@ -158,7 +158,8 @@ bool parse_file_options(int argc, char **argv, file_options &out) {
  */
 template <typename Read> int each_file(const file_options &options, bool one_document, Read &&read) {
   const uint64_t limit = options.parser.max_document_length;
-  const size_t max_bytes = one_document && !options.stream && limit > 0 && limit < SIZE_MAX - 1 ? size_t(limit) + 1 : SIZE_MAX;
+  const bool bounded = one_document && !options.stream && limit > 0 && limit < SIZE_MAX - 1;
+  const size_t max_bytes = bounded ? size_t(limit) + 1 : SIZE_MAX;
   simdbridge::cli::file_bytes file;
   int status = 0;
   for (const std::string &name : options.files) {

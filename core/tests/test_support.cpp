@@ -64,7 +64,8 @@ std::string read_file(const std::string &path) {
 std::pair<uint64_t, uint64_t> line_and_column_of(const std::string &text, uint64_t at) {
   const std::string head = text.substr(0, size_t(at));
   const size_t newline = head.rfind('\n');
-  return {uint64_t(std::count(head.begin(), head.end(), '\n')) + 1, at - (newline == std::string::npos ? 0 : newline + 1) + 1};
+  const uint64_t line_start = newline == std::string::npos ? 0 : newline + 1;
+  return {uint64_t(std::count(head.begin(), head.end(), '\n')) + 1, at - line_start + 1};
 }
 
 size_t heap_in_use() {

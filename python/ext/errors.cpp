@@ -123,11 +123,12 @@ PyObject *raise_arrow_error(const simdbridge::arrow_error &e, PyObject *input) {
   const char *limit = limit_name(e.code);
   PyObject *type = limit != nullptr ? state.limit_error : state.stream_error;
   const unsigned long long record = e.record;
-  owned args(limit != nullptr ? Py_BuildValue("(sOKKs)", message.c_str(), input, (unsigned long long)e.offset, record, limit)
-                               : Py_BuildValue("(sOKK)", message.c_str(), input, (unsigned long long)e.offset, record));
+  const unsigned long long offset = e.offset, line = e.line, column = e.column;
+  owned args(limit != nullptr ? Py_BuildValue("(sOKKs)", message.c_str(), input, offset, record, limit)
+                               : Py_BuildValue("(sOKK)", message.c_str(), input, offset, record));
   if (args.p == nullptr) { return nullptr; }
   // A line and column the core counted (a pipe, which cannot be read again for them).
-  owned where(e.line != 0 ? Py_BuildValue("{s(KK)}", "where", (unsigned long long)e.line, (unsigned long long)e.column) : nullptr);
+  owned where(line != 0 ? Py_BuildValue("{s(KK)}", "where", line, column) : nullptr);
   if (e.line != 0 && where.p == nullptr) { return nullptr; }
   PyObject *exc = PyObject_Call(type, args.p, where.p);
   if (exc != nullptr) {

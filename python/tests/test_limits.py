@@ -295,7 +295,8 @@ print(got, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) >> 10)
 """
 
 
-@pytest.mark.skipif(os.environ.get("SIMDBRIDGE_SANITIZED") == "1", reason="the sanitizer's allocator keeps freed memory")
+@pytest.mark.skipif(os.environ.get("SIMDBRIDGE_SANITIZED") == "1",
+                    reason="the sanitizer's allocator keeps freed memory")
 def test_a_record_of_white_space_with_no_end_is_not_held_whole():
     # With no document limit, a lines or json_seq record of white space alone was held whole
     # until its end came: 256 MB of spaces from a pipe took more than 256 MB. It is now held a

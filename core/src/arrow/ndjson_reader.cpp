@@ -1048,9 +1048,12 @@ int read_all(int fd, bool from_start, const parser_options &limits, std::vector<
   size_t line = 0;  // where the last line starts
   size_t tried = 0; // its length at the last try (0: none yet)
   for (;;) {
-    if (out.size() < size + (size_t(1) << 16) + padding) { out.resize(std::max<size_t>(size * 2, size_t(1) << 16) + padding); }
+    if (out.size() < size + (size_t(1) << 16) + padding) {
+      out.resize(std::max<size_t>(size * 2, size_t(1) << 16) + padding);
+    }
     const size_t room = out.size() - padding - size;
-    const ssize_t got = from_start ? ::pread(fd, out.data() + size, room, off_t(size)) : ::read(fd, out.data() + size, room);
+    const ssize_t got =
+        from_start ? ::pread(fd, out.data() + size, room, off_t(size)) : ::read(fd, out.data() + size, room);
     if (got < 0 && errno == EINTR) { continue; }
     if (got <= 0) {
       out.resize(size);
@@ -1351,16 +1354,18 @@ arrow_error infer_arrow_schema_file(int fd, const arrow_read_options &given_opti
       b.end = begin + length;
       b.bytes = buf.data();
       std::string path;
-      r.read_records(parser, b, nullptr,
-                     [&](element root, mismatch &why, std::string_view) { return merge_record(b.inferred, root, why, path); });
+      r.read_records(parser, b, nullptr, [&](element root, mismatch &why, std::string_view) {
+        return merge_record(b.inferred, root, why, path);
+      });
       const field before = schema;
       if (!b.error.ok() || !merge_fields(schema, b.inferred)) {
         field so_far = before;
         std::string again;
         b.records = 0;
         b.error = {};
-        r.read_records(parser, b, nullptr,
-                       [&](element root, mismatch &why, std::string_view) { return merge_record(so_far, root, why, again); });
+        r.read_records(parser, b, nullptr, [&](element root, mismatch &why, std::string_view) {
+          return merge_record(so_far, root, why, again);
+        });
         arrow_error e = b.error;
         if (e.record != 0) { e.record += records; }
         e.message = reader::message(e);

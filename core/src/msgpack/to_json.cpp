@@ -504,7 +504,8 @@ msgpack_error convert_stream(input in, const msgpack_options &options, const msg
     while (p < in.size) {
       const size_t start = p;
       if (error e = skim(in.data, in.size, p); !e.ok()) {
-        skimmed = {within_limit(in.data, in.size, start, options, first_error(in.data, in.size, start, options, e)), values + 1};
+        const error first = first_error(in.data, in.size, start, options, e);
+        skimmed = {within_limit(in.data, in.size, start, options, first), values + 1};
         p = start;
         break;
       }
@@ -625,7 +626,8 @@ msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &opti
       // here, or the stream has ended: within_limit, as over the whole stream.)
       const bool decided = at_end || options.max_value_length == 0 || size - p > options.max_value_length;
       if (!broken.ok() && (at_end || broken.code != error_code::msgpack_truncated) && decided) {
-        const error e = within_limit(bytes.data(), size, p, options, first_error(bytes.data(), size, p, options, broken));
+        const error first = first_error(bytes.data(), size, p, options, broken);
+        const error e = within_limit(bytes.data(), size, p, options, first);
         return {{e.code, base + e.offset}, values + 1};
       }
       // The rest is a value cut by the buffer's end: kept, and more read after it. One longer

@@ -798,7 +798,7 @@ TEST(ArrowFileReader, APipeIsReadABlockAtATimeWithItsErrorsLineAndColumn) {
     const uint32_t records = g.next(300);
     for (uint32_t r = 0; r < records; r++) { ndjson += g.record(rich) + (g.next(7) == 0 ? "\r\n\n" : "\n"); }
     if (seed % 3 == 0 && !ndjson.empty()) { ndjson[g.next(uint32_t(ndjson.size()))] = "x{\"1"[g.next(4)]; }
-    if (seed % 5 == 0) { ndjson.resize(ndjson.size() - std::min<size_t>(ndjson.size(), g.next(40))); } // a cut last line
+    if (seed % 5 == 0) { ndjson.resize(ndjson.size() - std::min<size_t>(ndjson.size(), g.next(40))); } // cut short
     arrow_read_options o;
     o.block_size = 1 + g.next(3000);
     o.threads = 1 + g.next(3);
@@ -871,7 +871,7 @@ TEST(ArrowFileReader, ALineWithNoEndIsReadOnlyUntilItGoesWrong) {
 
 /** An inferred schema as text ("name: type" a field), or the error's message (and line and column). */
 std::string inferred_text(const arrow_error &e, ArrowSchema &schema) {
-  if (!e.ok()) { return "error " + e.message + " line " + std::to_string(e.line) + " column " + std::to_string(e.column); }
+  if (!e.ok()) { return "error " + e.message + " line " + std::to_string(e.line) + " col " + std::to_string(e.column); }
   std::string out;
   for (int64_t c = 0; c < schema.n_children; c++) {
     out += std::string(schema.children[c]->name) + ": " + describe_arrow_schema(*schema.children[c]) + "\n";
@@ -890,7 +890,8 @@ TEST(ArrowFileReader, ASchemaIsInferredFromAFileOrPipeABlockAtATime) {
     std::string ndjson;
     const uint32_t records = 2 + g.next(80);
     for (uint32_t r = 0; r < records; r++) {
-      ndjson += "{\"a\": " + std::to_string(g.next(100)) + ", \"s\": " + g.string() + ", \"l\": [" + (g.next(2) ? "1.5" : "") + "]";
+      ndjson += "{\"a\": " + std::to_string(g.next(100)) + ", \"s\": " + g.string();
+      ndjson += ", \"l\": [" + std::string(g.next(2) ? "1.5" : "") + "]";
       ndjson += std::vector<std::string>{"", "", ", \"new\": {\"x\": true}", ", \"a\": 2.5"}[g.next(4)];
       ndjson += g.next(20) ? "}\n" : "}\n{\"s\": 1}\n"; // a type conflict now and then
     }
@@ -903,7 +904,7 @@ TEST(ArrowFileReader, ASchemaIsInferredFromAFileOrPipeABlockAtATime) {
     if (!we.ok()) {
       errors++;
       const auto [line, column] = line_and_column_of(ndjson, we.offset);
-      want = "error " + we.message + " line " + std::to_string(line) + " column " + std::to_string(column);
+      want = "error " + we.message + " line " + std::to_string(line) + " col " + std::to_string(column);
     }
     char path[] = "/tmp/simdbridge-infer-XXXXXX";
     const int fd = mkstemp(path);
@@ -913,7 +914,8 @@ TEST(ArrowFileReader, ASchemaIsInferredFromAFileOrPipeABlockAtATime) {
     const arrow_error fe = infer_arrow_schema_file(fd, o, &from_file);
     close(fd);
     unlink(path);
-    EXPECT_EQ(inferred_text(fe, from_file), we.ok() ? want : "error " + we.message + " line 0 column 0") << "seed " << seed;
+    EXPECT_EQ(inferred_text(fe, from_file), we.ok() ? want : "error " + we.message + " line 0 col 0")
+        << "seed " << seed;
     int ends[2];
     ASSERT_EQ(pipe(ends), 0);
     std::thread writer([&] {

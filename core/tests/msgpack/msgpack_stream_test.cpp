@@ -333,7 +333,8 @@ TEST(MsgpackToJson, AValuePastTheLengthLimitIsAnErrorAtItsStartPlusTheLimit) {
     uint64_t limit;
     std::string outcome;
   };
-  for (const want_case &c : {want_case{ok, 4, "1\n[1,2,3]\n2\n"}, want_case{ok, 3, "1\n|error document_too_long at 4 in 2"},
+  for (const want_case &c : {want_case{ok, 4, "1\n[1,2,3]\n2\n"},
+                             want_case{ok, 3, "1\n|error document_too_long at 4 in 2"},
                              want_case{"\x01\x93\x01\xc1\x03", 3, "1\n|error msgpack_invalid at 3 in 2"},
                              want_case{"\x01\x93\x01\x02\xc1", 3, "1\n|error msgpack_invalid at 4 in 2"},
                              want_case{"\x01\x93\x01\x02", 3, "1\n|error msgpack_truncated at 1 in 2"},

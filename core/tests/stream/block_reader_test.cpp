@@ -392,9 +392,7 @@ std::vector<std::string> past_white_space(std::vector<std::string> lines, const 
     const size_t dash = line.find('-'), colon = line.find(':');
     if (line.rfind("error ", 0) == 0 || line == "end" || dash == std::string::npos || colon < dash) { continue; }
     size_t begin = std::stoul(line.substr(0, dash));
-    while (begin < text.size() && (text[begin] == ' ' || text[begin] == '\t' || text[begin] == '\r' || text[begin] == '\n')) {
-      begin++;
-    }
+    while (begin < text.size() && std::string_view(" \t\r\n").find(text[begin]) != std::string_view::npos) { begin++; }
     std::string rest = line.substr(dash);
     if (const size_t bytes = rest.find(":bytes:"); bytes != std::string::npos) { // the bytes from begin
       rest = rest.substr(0, bytes + 7) + text.substr(begin, std::stoul(rest.substr(1)) - begin);
@@ -455,7 +453,8 @@ public:
     const uint64_t size = head_.size() + count_ + tail_.size();
     const size_t n = size_t(std::min<uint64_t>(capacity, size - at_));
     for (size_t i = 0; i < n; i++, at_++) {
-      into[i] = uint8_t(at_ < head_.size() ? head_[at_] : at_ < head_.size() + count_ ? fill_ : tail_[at_ - head_.size() - count_]);
+      const uint64_t past = at_ - head_.size(); // (wraps below head's end: unused there)
+      into[i] = uint8_t(at_ < head_.size() ? head_[at_] : past < count_ ? fill_ : tail_[past - count_]);
     }
     return n;
   }
