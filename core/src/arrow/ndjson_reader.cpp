@@ -31,6 +31,7 @@
 #include "parser_state.h"
 #include "scalar_parser.h"
 #include "schema.h"
+#include "stream/open_record.h"
 #include "tape_walk.h"
 #include "temporal.h"
 #include "simdbridge/arrow.h"
@@ -699,34 +700,44 @@ bool merge_record(field &into, element root, mismatch &why, std::string &path) {
   return true;
 }
 
+/** The types of block b's records into b.inferred (its error, if any, in b.error). */
+void infer_block(reader &r, record_parser &parser, block &b) {
+  std::string path;
+  r.read_records(parser, b, nullptr, [&](element root, mismatch &why, std::string_view) {
+    return merge_record(b.inferred, root, why, path);
+  });
+}
+
+/**
+ * Merges block b's inferred types into `schema`, the blocks before it merged already. Where they
+ * conflict, or b has an error, b is read again from the types so far, which finds what reading
+ * the input in order finds first (a conflict with an earlier block may come before the block's
+ * own error): that is b.error, and the result false.
+ */
+bool merge_block(reader &r, block &b, field &schema) {
+  const field before = schema;
+  if (b.error.ok() && merge_fields(schema, b.inferred)) { return true; }
+  field so_far = before;
+  std::string path;
+  record_parser parser;
+  b.records = 0;
+  b.error = {};
+  r.read_records(parser, b, nullptr,
+                 [&](element root, mismatch &why, std::string_view) { return merge_record(so_far, root, why, path); });
+  return false;
+}
+
 arrow_error infer(reader &r, field &schema) {
   for (block &b : r.blocks()) { // (a read with a sampled schema may have gone over them)
     b.records = 0;
     b.error = {};
     b.inferred = arrow::named("", kind::structure);
   }
-  r.each_block([&](record_parser &parser, block &b) {
-    std::string path;
-    r.read_records(parser, b, nullptr,
-                   [&](element root, mismatch &why, std::string_view) { return merge_record(b.inferred, root, why, path); });
-  });
+  r.each_block([&](record_parser &parser, block &b) { infer_block(r, parser, b); });
   schema = arrow::named("", kind::structure);
   schema.nullable = false;
   for (block &b : r.blocks()) {
-    const field before = schema;
-    if (!b.error.ok() || !merge_fields(schema, b.inferred)) {
-      // A conflict with the blocks before, or an error within this one: read this block again
-      // from the types so far, which finds what reading the input in order finds first (a
-      // conflict with an earlier block may come before the block's own error).
-      field so_far = before;
-      std::string path;
-      record_parser parser;
-      b.records = 0;
-      b.error = {};
-      r.read_records(parser, b, nullptr,
-                     [&](element root, mismatch &why, std::string_view) { return merge_record(so_far, root, why, path); });
-      return r.first_error();
-    }
+    if (!merge_block(r, b, schema)) { return r.first_error(); }
   }
   return {};
 }
@@ -907,16 +918,14 @@ bool read_blocks(reader &r, const field &schema, const arrow_read_options &optio
 }
 
 /**
- * Whether the line in [0, size) of `bytes` (padding past it), with no end yet, is in error
- * before its bytes end, read as it is: its error wherever it ends. (An end too soon at its
- * last byte is what any line cut short gives.) Needs 3 bytes: the checks of a document's
+ * Whether the line in [0, size) of `bytes` (padding past it), with no end yet, goes wrong before
+ * its bytes end (internal::fails_before_its_end). Needs 3 bytes: the checks of a document's
  * first bytes read that many.
  */
 bool open_line_fails(const uint8_t *bytes, size_t size, const parser_options &limits) {
   if (size < 3) { return false; }
-  stream_reader probe(input::padded(bytes, size, size + padding), stream_format::lines, limits);
-  const result<bool> r = probe.next();
-  return !r.ok() && r.error().offset < size;
+  stream_reader probe(input{}, stream_format::lines, limits);
+  return internal::fails_before_its_end(probe, input::padded(bytes, size, size + padding), false);
 }
 
 /**
@@ -1336,8 +1345,8 @@ arrow_error infer_arrow_schema_file(int fd, const arrow_read_options &given_opti
   if (::fstat(fd, &st) != 0) { return read_failure(errno, 0); }
   const bool regular = S_ISREG(st.st_mode);
   try {
-    // The blocks infer cuts over the bytes, one at a time: each block's types inferred, then
-    // merged in order, a conflict found by reading the block again from the types so far.
+    // The blocks infer cuts over the bytes, one at a time, each inferred and merged in order as
+    // infer does (infer_block, merge_block).
     file_blocks source(fd, uint64_t(st.st_size), regular, options.block_size, options.limits);
     reader r(nullptr, 0, options);
     record_parser parser;
@@ -1353,19 +1362,8 @@ arrow_error infer_arrow_schema_file(int fd, const arrow_read_options &given_opti
       b.begin = begin;
       b.end = begin + length;
       b.bytes = buf.data();
-      std::string path;
-      r.read_records(parser, b, nullptr, [&](element root, mismatch &why, std::string_view) {
-        return merge_record(b.inferred, root, why, path);
-      });
-      const field before = schema;
-      if (!b.error.ok() || !merge_fields(schema, b.inferred)) {
-        field so_far = before;
-        std::string again;
-        b.records = 0;
-        b.error = {};
-        r.read_records(parser, b, nullptr, [&](element root, mismatch &why, std::string_view) {
-          return merge_record(so_far, root, why, again);
-        });
+      infer_block(r, parser, b);
+      if (!merge_block(r, b, schema)) {
         arrow_error e = b.error;
         if (e.record != 0) { e.record += records; }
         e.message = reader::message(e);

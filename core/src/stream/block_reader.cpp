@@ -26,6 +26,7 @@
 #endif
 
 #include "document_state.h"
+#include "open_record.h"
 #include "scalar_parser.h"
 
 namespace simdbridge {
@@ -350,9 +351,7 @@ struct block_reader::state {
     unbounded = b.size;
     std::memset(b.bytes.data() + b.size, 0, padding);
     if (!probe) { probe.emplace(input{}, options.format, options.parser); }
-    probe->reset(b.in(), b.continues);
-    const result<bool> r = probe->next();
-    return !r.ok() && r.error().offset < b.size;
+    return internal::fails_before_its_end(*probe, b.in(), b.continues);
   }
 
   /**

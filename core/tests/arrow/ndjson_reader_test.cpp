@@ -724,6 +724,21 @@ TEST(ArrowReader, InferenceOverOneWideObjectTakesLinearTime) {
   EXPECT_LT(t4 / t1, 12.0) << t1 << " s, then " << t4 << " s for four times the keys";
 }
 
+/**
+ * Up to `most` records of the rich schema, some with a blank line after them; for every
+ * `broken_every`th seed a byte changed, and for every fifth the last line cut short (`count`:
+ * the records written).
+ */
+std::string rich_records(generator &g, uint32_t seed, uint32_t most, uint32_t broken_every, uint32_t *count = nullptr) {
+  std::string ndjson;
+  const uint32_t records = g.next(most);
+  if (count != nullptr) { *count = records; }
+  for (uint32_t r = 0; r < records; r++) { ndjson += g.record(rich) + (g.next(7) == 0 ? "\r\n\n" : "\n"); }
+  if (seed % broken_every == 0 && !ndjson.empty()) { ndjson[g.next(uint32_t(ndjson.size()))] = "x{\"1"[g.next(4)]; }
+  if (seed % 5 == 0) { ndjson.resize(ndjson.size() - std::min<size_t>(ndjson.size(), g.next(40))); }
+  return ndjson;
+}
+
 /** read() over a file: ndjson_file_to_arrow. */
 read_result read_file(const std::string &ndjson, const field *schema, arrow_read_options options) {
   char path[] = "/tmp/simdbridge-arrow-XXXXXX";
@@ -794,11 +809,7 @@ TEST(ArrowFileReader, APipeIsReadABlockAtATimeWithItsErrorsLineAndColumn) {
   size_t failures = 0;
   for (uint32_t seed = 1; seed <= 60; seed++) {
     generator g(seed);
-    std::string ndjson;
-    const uint32_t records = g.next(300);
-    for (uint32_t r = 0; r < records; r++) { ndjson += g.record(rich) + (g.next(7) == 0 ? "\r\n\n" : "\n"); }
-    if (seed % 3 == 0 && !ndjson.empty()) { ndjson[g.next(uint32_t(ndjson.size()))] = "x{\"1"[g.next(4)]; }
-    if (seed % 5 == 0) { ndjson.resize(ndjson.size() - std::min<size_t>(ndjson.size(), g.next(40))); } // cut short
+    const std::string ndjson = rich_records(g, seed, 300, 3);
     arrow_read_options o;
     o.block_size = 1 + g.next(3000);
     o.threads = 1 + g.next(3);
@@ -947,11 +958,8 @@ TEST(ArrowFileReader, TheSameBatchesRowsAndErrorsAsOverTheBytes) {
   size_t failures = 0;
   for (uint32_t seed = 1; seed <= 120; seed++) {
     generator g(seed);
-    std::string ndjson;
-    const uint32_t records = g.next(80);
-    for (uint32_t r = 0; r < records; r++) { ndjson += g.record(rich) + (g.next(7) == 0 ? "\r\n\n" : "\n"); }
-    if (seed % 4 == 0 && !ndjson.empty()) { ndjson[g.next(uint32_t(ndjson.size()))] = "x{\"1"[g.next(4)]; }
-    if (seed % 5 == 0) { ndjson.resize(ndjson.size() - std::min<size_t>(ndjson.size(), g.next(40))); } // a cut last line
+    uint32_t records = 0;
+    const std::string ndjson = rich_records(g, seed, 80, 4, &records);
     arrow_read_options o;
     o.block_size = 1 + g.next(3000);
     o.threads = 1 + g.next(3);
