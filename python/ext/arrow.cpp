@@ -211,8 +211,8 @@ PyObject *loads_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
 
 /**
  * load_arrow_fd(fd, schema=None, ...): loads_arrow over an open file, read a block at a time
- * with a schema (ndjson_file_to_arrow). On an error, a regular file's bytes are read for the
- * exception's line and column; the core counts them for anything else.
+ * with a schema (ndjson_file_to_arrow). An error's line and column are the core's (a regular
+ * file read again up to the error, a pipe counted as it was read); its doc the file.
  */
 PyObject *load_arrow_fd(PyObject *, PyObject *args, PyObject *kwargs) {
   PyObject *fd_object;
@@ -235,26 +235,8 @@ PyObject *load_arrow_fd(PyObject *, PyObject *args, PyObject *kwargs) {
     PyErr_SetString(PyExc_OSError, e.message.c_str());
     return nullptr;
   }
-  struct stat st;
-  if (e.line != 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { // not read again: the core's line and column
-    return arrow_result(result, e, fd_object);
-  }
-  owned bytes(PyBytes_FromStringAndSize(nullptr, Py_ssize_t(st.st_size)));
-  if (bytes.p == nullptr) {
-    Py_DECREF(result);
-    return nullptr;
-  }
-  Py_ssize_t have = 0;
-  while (have < PyBytes_GET_SIZE(bytes.p)) {
-    const ssize_t got = ::pread(fd, PyBytes_AS_STRING(bytes.p) + have, size_t(PyBytes_GET_SIZE(bytes.p) - have), off_t(have));
-    if (got <= 0) { break; }
-    have += got;
-  }
-  if (have != PyBytes_GET_SIZE(bytes.p) && _PyBytes_Resize(&bytes.p, have) < 0) {
-    Py_DECREF(result);
-    return nullptr;
-  }
-  return arrow_result(result, e, bytes.p);
+  Py_DECREF(result);
+  return raise_arrow_error(e, fd_object, true);
 }
 
 namespace {

@@ -112,8 +112,11 @@ PyObject *raise_stream_error(const simdbridge::error &e, uint64_t index, PyObjec
                              const line_column *where = nullptr);
 /** The set_limits() name of the limit `code` reports, or null where it reports none. */
 const char *limit_name(error_code code);
-/** A StreamError (LimitError for a limit) for NDJSON that could not be read into Arrow. */
-PyObject *raise_arrow_error(const simdbridge::arrow_error &e, PyObject *input);
+/**
+ * A StreamError (LimitError for a limit) for NDJSON that could not be read into Arrow; `placed`:
+ * `input` is the file read, and e.line and e.column the error's place in it (0 where unknown).
+ */
+PyObject *raise_arrow_error(const simdbridge::arrow_error &e, PyObject *input, bool placed = false);
 /** ValueError naming a bad JSON Pointer. */
 PyObject *raise_bad_pointer(std::string_view pointer);
 

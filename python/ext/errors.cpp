@@ -116,7 +116,7 @@ PyObject *raise_stream_error(const simdbridge::error &e, uint64_t index, PyObjec
   return nullptr;
 }
 
-PyObject *raise_arrow_error(const simdbridge::arrow_error &e, PyObject *input) {
+PyObject *raise_arrow_error(const simdbridge::arrow_error &e, PyObject *input, bool placed) {
   if (e.code == error_code::out_of_memory) { return PyErr_NoMemory(); }
   std::string message = e.path.empty() ? "" : "field " + e.path + ": ";
   message += e.detail + " at byte " + std::to_string(e.offset);
@@ -127,9 +127,9 @@ PyObject *raise_arrow_error(const simdbridge::arrow_error &e, PyObject *input) {
   owned args(limit != nullptr ? Py_BuildValue("(sOKKs)", message.c_str(), input, offset, record, limit)
                                : Py_BuildValue("(sOKK)", message.c_str(), input, offset, record));
   if (args.p == nullptr) { return nullptr; }
-  // A line and column the core counted (a pipe, which cannot be read again for them).
-  owned where(line != 0 ? Py_BuildValue("{s(KK)}", "where", line, column) : nullptr);
-  if (e.line != 0 && where.p == nullptr) { return nullptr; }
+  // The line and column the core counted in a file (0 where it could not).
+  owned where(placed ? Py_BuildValue("{s(KK)}", "where", line, column) : nullptr);
+  if (placed && where.p == nullptr) { return nullptr; }
   PyObject *exc = PyObject_Call(type, args.p, where.p);
   if (exc != nullptr) {
     PyErr_SetObject(type, exc);

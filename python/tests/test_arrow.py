@@ -7,6 +7,7 @@ import datetime
 import json
 import os
 import threading
+import tracemalloc
 
 import pytest
 
@@ -431,9 +432,32 @@ def test_load_arrow_file_reads_blocks_as_loads_arrow_reads_bytes(tmp_path, threa
     with pytest.raises(simdbridge.StreamError) as e:
         simdbridge.load_arrow_file(path, FLAT, block_size=1000, threads=threads)
     assert (e.value.document, e.value.offset) == (3001, len(data) + 8)
-    assert e.value.lineno == 3001 and "field /i64" in str(e.value)
+    assert (e.value.lineno, e.value.colno) == (3001, 9) and "field /i64" in str(e.value)
     with pytest.raises(FileNotFoundError):
         simdbridge.load_arrow_file(tmp_path / "missing.ndjson", FLAT)
+
+
+@pytest.mark.parametrize("schema", [FLAT, None])
+def test_an_error_in_a_file_is_placed_without_reading_the_file_into_memory(tmp_path, schema):
+    # The line and column of an error in a regular file were counted in a bytes object of the
+    # whole file, read again: 64 MB for an error on line 2. The core now counts them up to it.
+    path = tmp_path / "big.ndjson"
+    bad = b'{"i64": 1}\n{"i64": 1, "s": x}\n'
+    path.write_bytes(bad + b'{"i64": 2}\n' * (6 << 20))
+    tracemalloc.start()
+    try:
+        with pytest.raises(simdbridge.StreamError) as e:
+            simdbridge.load_arrow_file(path, schema)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    with pytest.raises(simdbridge.StreamError) as whole:
+        simdbridge.loads_arrow(bad, schema)
+    assert str(e.value) == str(whole.value)
+    at = bad.index(b"x")
+    assert (e.value.offset, e.value.lineno, e.value.colno) == (at, 2, at - 10)
+    assert e.value.doc.name == str(path)  # the file, as for loads_many over a file
+    assert peak < 1 << 20
 
 
 def piped_into(path, parts):

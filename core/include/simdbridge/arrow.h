@@ -75,8 +75,8 @@ struct arrow_error {
   /** All of it: "record 3, field /a: expected int64, found a string at byte 57". */
   std::string message;
   /**
-   * The line and column (from 1) of `offset`, where the reader counted them: a file that cannot
-   * be read again for them (ndjson_file_to_arrow over a pipe). 0 elsewhere.
+   * The line and column (from 1) of `offset`, for the errors of a file's records
+   * (ndjson_file_to_arrow, infer_arrow_schema_file). 0 elsewhere.
    */
   uint64_t line = 0, column = 0;
   bool ok() const noexcept { return code == error_code::success; }
@@ -114,11 +114,13 @@ arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_rea
  * is read block by block into a buffer each thread reuses (never mapped or held whole: the
  * input costs a block a thread), the same batches as over its bytes. Without a schema, the
  * schema inferred from the first block is checked record by record as the file is read; where
- * a record does not fit, or for what is not a regular file, the file is memory-mapped (or
- * read whole) and read as bytes, inferred whole. A failed read is error_code::read_failed.
- * With no length limit, a line with no end yet is read as it is each time its block doubles:
- * bytes that are not JSON (a device of zeros) are an error within a few blocks.
- * The error of a file that is not regular comes with its line and column.
+ * a record does not fit, the file is memory-mapped (or read whole) and read as bytes, inferred
+ * whole. What is not a regular file is inferred a block at a time as it is read, on the threads
+ * asked for (an error stops the read at its block), its bytes kept for the read that follows.
+ * A failed read is error_code::read_failed. With no length limit, a line with no end yet is
+ * read as it is each time its block doubles: bytes that are not JSON (a device of zeros) are an
+ * error within a few blocks. An error in the records comes with its line and column (a regular
+ * file is read again up to it to count them).
  */
 arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_read_options &options,
                                  ArrowArrayStream *out) noexcept;

@@ -1046,6 +1046,101 @@ arrow_error read_failure(int failed, uint64_t at) {
 }
 
 /**
+ * The bytes of a pipe (or anything else that cannot be read again) into `copy`, followed by
+ * SIMDBRIDGE_PADDING zero bytes, and the schema of its records into `schema`. Its blocks are
+ * inferred on the threads asked for as they are read (file_blocks), so that a block whose
+ * records fail stops the read there, and merged in order once it ends (merge_block, as infer
+ * merges them). The error comes with its line and column.
+ */
+arrow_error infer_pipe(int fd, const arrow_read_options &options, field &schema, std::vector<uint8_t> &copy) {
+  file_blocks source(fd, 0, false, options.block_size, options.limits);
+  reader r(nullptr, 0, options);
+  std::mutex lock;
+  std::deque<block> blocks;
+  bool stop = false;
+  int failed = 0;
+  uint64_t failed_at = 0;
+  auto run = [&] {
+    record_parser parser;
+    std::vector<uint8_t> buf;
+    for (;;) {
+      block *b;
+      {
+        std::lock_guard<std::mutex> hold(lock);
+        size_t length = 0;
+        uint64_t begin = 0;
+        if (stop) { return; }
+        try {
+          if (!source.next(buf, length, begin, failed)) {
+            stop = true;
+            failed_at = begin;
+            return;
+          }
+          copy.insert(copy.end(), buf.data(), buf.data() + length);
+          blocks.emplace_back();
+        } catch (const std::bad_alloc &) {
+          stop = true;
+          failed = ENOMEM;
+          return;
+        }
+        b = &blocks.back();
+        b->begin = begin;
+        b->end = begin + length;
+        b->bytes = buf.data();
+      }
+      infer_block(r, parser, *b);
+      if (!b->error.ok()) {
+        std::lock_guard<std::mutex> hold(lock);
+        stop = true; // (blocks before this one are inferred to their end)
+      }
+    }
+  };
+  const unsigned threads = std::max(1u, options.threads);
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; t++) { pool.emplace_back(run); }
+  run();
+  for (std::thread &t : pool) { t.join(); }
+  const size_t length = copy.size();
+  copy.resize(length + SIMDBRIDGE_PADDING, 0);
+  schema = arrow::named("", kind::structure);
+  schema.nullable = false;
+  for (block &b : blocks) {
+    b.bytes = copy.data() + b.begin; // (merge_block may read a block again)
+    if (!merge_block(r, b, schema)) {
+      arrow_error e = reader::first_error_of(blocks);
+      place(e, {}, copy.data(), 0);
+      return e;
+    }
+  }
+  if (failed != 0) { return failed == ENOMEM ? out_of_memory() : read_failure(failed, failed_at); }
+  copy.resize(length);
+  return {};
+}
+
+/**
+ * The line and column of an error's offset in a regular file, counted by reading the file again
+ * up to it a MB at a time (its blocks were not kept). Left at 0 where the error has no offset in
+ * the file or the file cannot be read again.
+ */
+void place_in_file(arrow_error &e, int fd) {
+  if (e.ok() || e.line != 0 || e.code == error_code::invalid_argument || e.code == error_code::out_of_memory ||
+      e.code == error_code::read_failed) {
+    return;
+  }
+  std::vector<uint8_t> buf(size_t(1) << 20);
+  line_count count;
+  while (count.at < e.offset) {
+    const ssize_t got = ::pread(fd, buf.data(), size_t(std::min<uint64_t>(buf.size(), e.offset - count.at)),
+                                off_t(count.at));
+    if (got < 0 && errno == EINTR) { continue; }
+    if (got <= 0) { return; }
+    count.add(buf.data(), size_t(got));
+  }
+  e.line = count.line();
+  e.column = count.column(e.offset);
+}
+
+/**
  * The whole of a file into `out`: a regular file from its start (pread), anything else (a pipe,
  * a terminal) from where it is to its end (read). Returns 0, or the errno of a failed read. Its
  * last line, with no end yet, is read as it is each time `out` doubles (open_line_fails): an
@@ -1171,8 +1266,12 @@ arrow_error reading_schema(const field &given, const arrow_read_options &options
   return {};
 }
 
+/**
+ * The read of `in` into `out`: with the `given` schema, or else with the schema `inferred`
+ * from all of it already, or else inferred here.
+ */
 arrow_error read_into(const input &in, const field *given, const arrow_read_options &options,
-                      ArrowArrayStream *out) {
+                      ArrowArrayStream *out, const field *inferred = nullptr) {
   reader r(in.data, in.size, options);
   r.cut();
   auto s = std::make_unique<batch_stream>();
@@ -1181,6 +1280,9 @@ arrow_error read_into(const input &in, const field *given, const arrow_read_opti
     s->schema = *given;
     if (arrow_error e = reading_schema(*given, options, s->reading); !e.ok()) { return e; }
     read_blocks(r, s->reading, options, batches, false);
+  } else if (inferred != nullptr) {
+    s->schema = *inferred;
+    read_blocks(r, s->schema, options, batches, false);
   } else {
     // Inferred from the first block, then every record checked to fit that schema exactly as
     // it is read: for data of one shape, inference costs a block's read. Where a record does
@@ -1259,18 +1361,9 @@ arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_rea
   }
 }
 
-arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_read_options &given_options,
-                                 ArrowArrayStream *out) noexcept {
-  const arrow_read_options options = bounded(given_options);
-  if (out == nullptr) { return usage("invalid argument"); }
-  out->release = nullptr;
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    arrow_error e;
-    e.code = error_code::read_failed;
-    e.detail = e.message = std::string("the file could not be read: ") + std::strerror(errno);
-    return e;
-  }
+/** ndjson_file_to_arrow of a file whose stat is `st`, its error not yet placed in a regular file. */
+static arrow_error file_to_arrow(int fd, const struct stat &st, const ArrowSchema *schema,
+                                 const arrow_read_options &options, ArrowArrayStream *out) noexcept {
   const uint64_t size = uint64_t(st.st_size);
   if (schema == nullptr && !options.reference_reader && S_ISREG(st.st_mode) && size > options.block_size) {
     // Inferred from the first block, then every record checked to fit as it is read (see
@@ -1298,8 +1391,24 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
       // (read as bytes below)
     }
   }
+  if (schema == nullptr && !S_ISREG(st.st_mode)) {
+    // Inferred from a pipe, which cannot be read again: each block inferred as it comes, so that
+    // an error stops the read at its block, and kept; then read as bytes with that schema.
+    std::vector<uint8_t> copy;
+    field inferred;
+    try {
+      arrow_error e = infer_pipe(fd, options, inferred, copy);
+      if (!e.ok()) { return e; }
+      e = read_into(input::padded(copy.data(), copy.size(), copy.size()), nullptr, options, out, &inferred);
+      place(e, {}, copy.data(), 0);
+      return e;
+    } catch (const std::bad_alloc &) {
+      return out_of_memory();
+    }
+  }
   if (schema == nullptr || options.reference_reader) {
-    // Inferred (which may read the input twice): its bytes, mapped or read.
+    // Inferred from a regular file (which may be read twice), or the reference reader: its
+    // bytes, mapped or read.
     std::vector<uint8_t> copy;
     void *mapped = MAP_FAILED;
     if (S_ISREG(st.st_mode) && size > 0) { mapped = ::mmap(nullptr, size_t(size), PROT_READ, MAP_PRIVATE, fd, 0); }
@@ -1337,6 +1446,18 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
   }
 }
 
+arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_read_options &given_options,
+                                 ArrowArrayStream *out) noexcept {
+  const arrow_read_options options = bounded(given_options);
+  if (out == nullptr) { return usage("invalid argument"); }
+  out->release = nullptr;
+  struct stat st;
+  if (::fstat(fd, &st) != 0) { return read_failure(errno, 0); }
+  arrow_error e = file_to_arrow(fd, st, schema, options, out);
+  if (S_ISREG(st.st_mode)) { place_in_file(e, fd); }
+  return e;
+}
+
 arrow_error infer_arrow_schema_file(int fd, const arrow_read_options &given_options, ArrowSchema *out) noexcept {
   const arrow_read_options options = bounded(given_options);
   if (out == nullptr) { return usage("invalid argument"); }
@@ -1367,7 +1488,11 @@ arrow_error infer_arrow_schema_file(int fd, const arrow_read_options &given_opti
         arrow_error e = b.error;
         if (e.record != 0) { e.record += records; }
         e.message = reader::message(e);
-        if (!regular) { place(e, lines, buf.data(), b.begin); }
+        if (regular) {
+          place_in_file(e, fd);
+        } else {
+          place(e, lines, buf.data(), b.begin);
+        }
         return e;
       }
       records += b.records;

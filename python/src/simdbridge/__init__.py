@@ -152,7 +152,7 @@ def dump(obj: _Any, fp: _IO[str], **kw: _Any) -> None:
 def load_arrow_file(path: str | _os.PathLike[str], schema: _Any = None, **kw: _Any) -> ArrowStream:
     """loads_arrow over a file: with a schema, read a block at a time into buffers that each
     thread reuses (the file, or a pipe, is never read whole or mapped); inferred, memory-mapped
-    (a pipe read whole)."""
+    (a pipe kept whole, each block inferred as it arrives). An error's `doc` is the file."""
     with open(path, "rb") as f:
         return _core.load_arrow_fd(f, schema, **kw)
 
