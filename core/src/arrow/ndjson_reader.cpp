@@ -969,7 +969,7 @@ public:
           end = buf.size();
           break;
         }
-        if (buf.size() >= 2 * std::max(step_, tried)) {
+        if (internal::due_a_try(buf.size(), step_, tried)) {
           tried = buf.size();
           const uint8_t *nl = static_cast<const uint8_t *>(memrchr(buf.data(), '\n', step_));
           const size_t line = nl != nullptr ? size_t(nl - buf.data()) + 1 : 0;
@@ -1168,7 +1168,7 @@ int read_all(int fd, bool from_start, const parser_options &limits, std::vector<
     if (const void *nl = memrchr(out.data() + before, '\n', size_t(got))) {
       line = size_t(static_cast<const uint8_t *>(nl) - out.data()) + 1;
       tried = 0;
-    } else if (size - line >= 2 * std::max<size_t>(size_t(1) << 16, tried)) {
+    } else if (internal::due_a_try(size - line, size_t(1) << 16, tried)) {
       tried = size - line;
       std::memset(out.data() + size, 0, padding);
       if (open_line_fails(out.data() + line, size - line, limits)) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "../scalar_parser.h"
+#include "../stream/open_record.h"
 #include "blocks.h"
 #include "simdbridge/msgpack.h"
 #include "simdbridge/binding_tape.h"
@@ -408,7 +409,7 @@ msgpack_error json_to_msgpack(parser &p, stream_source &source, const msgpack_op
           // bytes with no line end (a device of zeros) are refused within a few steps, not
           // read into memory to an end that may never come.
           // (Never fewer than 3 bytes: the checks of a document's first bytes read that many.)
-          if (size >= 3 && ((limit > 0 && size > limit) || (limit == 0 && size >= 2 * std::max(step, tried)))) {
+          if (size >= 3 && ((limit > 0 && size > limit) || (limit == 0 && internal::due_a_try(size, step, tried)))) {
             tried = size;
             // Parsed only: an error of the MessagePack (a lone surrogate) may come after one
             // of the parser's further on the line.

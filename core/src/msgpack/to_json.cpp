@@ -12,6 +12,7 @@
 
 #include <simdjson.h>
 
+#include "../stream/open_record.h"
 #include "blocks.h"
 #include "simdbridge/msgpack.h"
 #include "simdbridge/stream.h"
@@ -644,7 +645,7 @@ msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &opti
         const error e = too_long(bytes.data(), size, 0, options);
         return {{e.code, base + e.offset}, values + 1};
       }
-      if (size >= 2 * std::max(step, tried)) {
+      if (internal::due_a_try(size, step, tried)) {
         tried = size;
         const error e = first_error(bytes.data(), size, 0, options, {});
         if (!e.ok() && e.code != error_code::msgpack_truncated) { return {{e.code, base + e.offset}, values + 1}; }

@@ -425,7 +425,7 @@ struct block_reader::state {
       // block that ends inside it, is read about twice in all (the blocks double).
       // (A stream's first block holds at least its first 3 bytes, which the checks at its start read.)
       const bool doubled = limit == 0 && options.format == stream_format::whitespace &&
-                           b.size >= 2 * std::max(step, unbounded) && (b.continues || b.size >= 3);
+                           internal::due_a_try(b.size, step, unbounded) && (b.continues || b.size >= 3);
       // A block of white space alone carries nothing into the next, which need not be larger:
       // a stream of white space with no line end is then held two steps at a time. With
       // threads, blocks are cut ahead of the parse: the doubling is set as each is taken
@@ -438,7 +438,7 @@ struct block_reader::state {
       // (Never fewer than 3 bytes of its document: the checks of a stream's and a record's
       // first bytes read that many.)
       const bool refused = limit == 0 && options.format != stream_format::whitespace &&
-                           b.size >= 2 * std::max(step, unbounded) && document_start(b, 0) + 3 <= b.size &&
+                           internal::due_a_try(b.size, step, unbounded) && document_start(b, 0) + 3 <= b.size &&
                            record_fails(b);
       if (doubled || refused || (limit > 0 && b.size > limit + 2)) {
         // No boundary in more bytes than a document may take. In the whitespace format its
