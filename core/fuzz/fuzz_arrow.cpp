@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // NDJSON to Arrow, with a schema the input's first byte chooses (or none: inferred): the same
 // verdict, message and row count for two block sizes and two thread counts, and the same
-// batches and message as the record-at-a-time reference reader; on success a row
-// per non-blank line, every array released; an error in a record's syntax the scalar
-// parser's, at the same byte.
+// batches and message as the record-at-a-time reference reader; the same from a regular file
+// and from a pipe (ndjson_file_to_arrow), their errors with the line and column of their
+// offset; on success a row per non-blank line, every array released; an error in a record's
+// syntax the scalar parser's, at the same byte.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <string>
 #include <vector>
@@ -43,8 +47,37 @@ struct verdict {
   field schema;        // the schema read with (given or inferred)
 };
 
+/** How read() takes its bytes: in memory, or written to a regular file or a pipe and read from it. */
+enum class source { bytes, file, pipe };
+
+/**
+ * A descriptor to read `data` from: a memfd holding it, or a pipe's read end with it written and
+ * the write end closed (the fuzzer's inputs fit in a pipe's 64 KB); -1 where it cannot be made.
+ */
+int descriptor_of(const uint8_t *data, size_t size, source from) {
+  int ends[2] = {-1, -1};
+  if (from == source::file) {
+    ends[0] = ::memfd_create("fuzz_arrow", 0);
+    ends[1] = ends[0];
+  } else if (::pipe(ends) != 0) {
+    return -1;
+  }
+  if (ends[0] < 0) { return -1; }
+  for (size_t at = 0; at < size;) {
+    const ssize_t w = ::write(ends[1], data + at, size - at);
+    if (w <= 0) {
+      ::close(ends[0]);
+      if (ends[1] != ends[0]) { ::close(ends[1]); }
+      return -1;
+    }
+    at += size_t(w);
+  }
+  if (ends[1] != ends[0]) { ::close(ends[1]); }
+  return ends[0];
+}
+
 verdict read(const uint8_t *data, size_t size, const field *schema, size_t block, unsigned threads,
-             bool reference = false) {
+             bool reference = false, source from = source::bytes) {
   ArrowSchema given{};
   if (schema != nullptr) { arrow::export_schema(*schema, &given); }
   arrow_read_options options;
@@ -54,7 +87,14 @@ verdict read(const uint8_t *data, size_t size, const field *schema, size_t block
   options.reference_reader = reference;
   ArrowArrayStream stream{};
   verdict v;
-  v.error = ndjson_to_arrow(input::copy_of(data, size), schema ? &given : nullptr, options, &stream);
+  if (from == source::bytes) {
+    v.error = ndjson_to_arrow(input::copy_of(data, size), schema ? &given : nullptr, options, &stream);
+  } else {
+    const int fd = descriptor_of(data, size, from);
+    fuzz::expect(fd >= 0, "arrow: no file or pipe to read from");
+    v.error = ndjson_file_to_arrow(fd, schema ? &given : nullptr, options, &stream);
+    ::close(fd);
+  }
   if (given.release) { given.release(&given); }
   if (!v.error.ok()) { return v; }
   ArrowSchema out{};
@@ -97,6 +137,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::fprintf(stderr, "FINDING: arrow: the block reader and the record reader differ: '%s' vs '%s'\n",
                  one.error.message.c_str(), reference.error.message.c_str());
     std::abort();
+  }
+  // From a file and from a pipe: the same, and an error's line and column those of its offset.
+  for (const source from : {source::file, source::pipe}) {
+    const verdict file = read(data, size, schema, 1 + selector % 89, 2, false, from);
+    if (file.error.message != one.error.message || file.written != one.written) {
+      std::fprintf(stderr, "FINDING: arrow: a %s reads otherwise than the bytes: '%s' vs '%s'\n",
+                   from == source::file ? "file" : "pipe", file.error.message.c_str(), one.error.message.c_str());
+      std::abort();
+    }
+    if (!file.error.ok()) {
+      line_count count;
+      count.add(data, size_t(std::min<uint64_t>(file.error.offset, size)));
+      fuzz::expect(file.error.line == count.line() && file.error.column == count.column(file.error.offset),
+                   "arrow: a file's error at another line and column than its offset's");
+    }
   }
   // Each record, alone: the rows are the non-blank lines; a syntax error is the scalar parser's.
   parser_options limits;
