@@ -367,15 +367,18 @@ int32_t simdbridge_json_to_msgpack(simdbridge_parser *parser, const uint8_t *dat
   return hand_over(e, msgpack_result, out, out_capacity, status_out);
 }
 
-int32_t simdbridge_msgpack_to_json(uint32_t max_depth, const uint8_t *data, size_t length, uint32_t flags,
-                                   uint64_t block_size, uint32_t threads, uint8_t *out, size_t out_capacity,
-                                   uint64_t *status_out) {
+int32_t simdbridge_msgpack_to_json(const simdbridge_parser *limits, const uint8_t *data, size_t length,
+                                   uint32_t flags, uint64_t block_size, uint32_t threads, uint8_t *out,
+                                   size_t out_capacity, uint64_t *status_out) {
   entering();
   if (status_out == nullptr || (out == nullptr && out_capacity != 0) || (data == nullptr && length != 0)) {
     return SIMDBRIDGE_INVALID_ARGUMENT;
   }
   simdbridge::msgpack_options o = msgpack_options_of(flags, block_size, threads);
-  o.max_depth = max_depth == 0 ? SIMDBRIDGE_DEFAULT_MAX_DEPTH : max_depth;
+  if (limits != nullptr) {
+    o.max_depth = limits->cpp.options().max_depth == 0 ? SIMDBRIDGE_DEFAULT_MAX_DEPTH : limits->cpp.options().max_depth;
+    o.max_value_length = limits->cpp.options().max_document_length;
+  }
   const simdbridge::msgpack_error e =
       simdbridge::msgpack_to_json(simdbridge::input::copy_of(data, length), o, msgpack_result);
   return hand_over(e, msgpack_result, out, out_capacity, status_out);

@@ -180,7 +180,7 @@ final class FfmBridge {
         JSON_TO_MSGPACK = linker.downcallHandle(lookup.findOrThrow("simdbridge_json_to_msgpack"), FunctionDescriptor.of(
                 JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
         MSGPACK_TO_JSON = linker.downcallHandle(lookup.findOrThrow("simdbridge_msgpack_to_json"), FunctionDescriptor.of(
-                JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+                JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
         NOOP = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid());
         TRIM = linker.downcallHandle(lookup.findOrThrow("simdbridge_parser_trim"), FunctionDescriptor.ofVoid(ADDRESS));
         NOOP_CRITICAL = linker.downcallHandle(lookup.findOrThrow("simdbridge_noop"), FunctionDescriptor.ofVoid(), critical);

@@ -40,7 +40,8 @@ public final class MsgPack {
      * @param validateUtf8 toJson: strings must be UTF-8
      * @param binaryAsBase64 toJson: bin values as base64 strings (else an error)
      * @param extAsNull toJson: ext values (timestamps too) as null (else an error)
-     * @param limits what JSON documents may hold; its depth limits MessagePack's nesting too
+     * @param limits what JSON documents may hold; its depth limits MessagePack's nesting too, and its
+     *     document length each MessagePack value's bytes (as Python's set_limits does)
      */
     public record Options(boolean stream, int threads, long blockSize, boolean validateUtf8, boolean binaryAsBase64,
                           boolean extAsNull, JsonLimits limits) {
@@ -133,7 +134,7 @@ public final class MsgPack {
     private static byte[] convert(boolean toMsgpack, MemorySegment input, Options options) {
         Objects.requireNonNull(options, "options");
         long length = input.byteSize();
-        try (Arena arena = Arena.ofConfined(); NativeParser limits = toMsgpack ? new NativeParser(options.limits()) : null) {
+        try (Arena arena = Arena.ofConfined(); NativeParser limits = new NativeParser(options.limits())) {
             MemorySegment data = arena.allocate(length + PaddedBuffers.PADDING, 64);
             MemorySegment.copy(input, 0, data, 0, length);
             MemorySegment status = arena.allocate(JAVA_LONG, 3);
@@ -144,7 +145,7 @@ public final class MsgPack {
                         ? (int) FfmBridge.JSON_TO_MSGPACK.invokeExact(limits.nativeSegment(), data, length,
                                 data.byteSize(), options.flags(true), options.blockSize(), options.threads(), out, room,
                                 status)
-                        : (int) FfmBridge.MSGPACK_TO_JSON.invokeExact(options.limits().maxDepth(), data, length,
+                        : (int) FfmBridge.MSGPACK_TO_JSON.invokeExact(limits.nativeSegment(), data, length,
                                 options.flags(false), options.blockSize(), options.threads(), out, room, status);
                 long size = status.getAtIndex(JAVA_LONG, FfmBridge.MSGPACK_STATUS_SIZE);
                 if (code == ErrorCode.OUTPUT_TOO_SMALL.ordinal() && attempt == 0) {

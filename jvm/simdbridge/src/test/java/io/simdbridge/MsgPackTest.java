@@ -89,4 +89,30 @@ class MsgPackTest {
         assertEquals(ErrorCode.DEPTH_LIMIT, e.code());
         assertThrows(IllegalArgumentException.class, () -> MsgPack.Options.DEFAULT.withThreads(0));
     }
+
+    @Test
+    void toJsonKeepsTheLimitsAsFromJsonDoes() {
+        // toJson took only the limits' depth: a document length limit held in fromJson (and in
+        // Python's msgpack_to_json) but not here. It now limits each MessagePack value's bytes.
+        byte[] longString = new byte[3 + 200];
+        longString[0] = (byte) 0xda; // str 16 of 200 bytes
+        longString[2] = (byte) 200;
+        java.util.Arrays.fill(longString, 3, longString.length, (byte) 'x');
+        MsgPack.Options limited = MsgPack.Options.DEFAULT.withLimits(JsonLimits.DEFAULT.withMaxDocumentLength(100));
+        JsonException e = assertThrows(JsonException.class, () -> MsgPack.toJson(longString, limited));
+        assertEquals(ErrorCode.DOCUMENT_TOO_LONG, e.code());
+        assertEquals(100, e.offset());
+        e = assertThrows(JsonException.class, () -> MsgPack.fromJson(MsgPack.toJson(longString), limited));
+        assertEquals(ErrorCode.DOCUMENT_TOO_LONG, e.code());
+        assertEquals(202, MsgPack.toJson(longString, MsgPack.Options.DEFAULT.withLimits(
+                JsonLimits.DEFAULT.withMaxDocumentLength(203))).length);
+        // In a stream, each value on its own: two short values pass where their sum would not.
+        byte[] two = hex("a3616263a3646566");
+        MsgPack.Options stream = limited.withStream(true).withLimits(JsonLimits.DEFAULT.withMaxDocumentLength(4));
+        assertEquals("\"abc\"\n\"def\"\n", new String(MsgPack.toJson(two, stream), StandardCharsets.UTF_8));
+        byte[] nested = hex("91919191c0");
+        e = assertThrows(JsonException.class, () -> MsgPack.toJson(nested, MsgPack.Options.DEFAULT.withLimits(
+                JsonLimits.DEFAULT.withMaxDepth(3))));
+        assertEquals(ErrorCode.DEPTH_LIMIT, e.code());
+    }
 }
