@@ -75,8 +75,8 @@ public:
 
   void reserve(size_t more) {
     if (capacity_ - size_ >= more) { return; }
-    size_t wanted = capacity_ * 2;
-    while (wanted - size_ < more) { wanted *= 2; }
+    size_t wanted = capacity_;
+    while (wanted - size_ < more) { wanted += wanted < (size_t(1) << 20) ? wanted : wanted / 4; }
     if (in_bytes_) {
       if (_PyBytes_Resize(&bytes_, Py_ssize_t(wanted)) != 0) { // bytes_ is gone, MemoryError set
         PyErr_Clear();
