@@ -206,11 +206,26 @@ struct tape_document {
   }
 };
 
+/**
+ * Room for a tape, left uninitialized: sized for the worst case of a document (half a word per
+ * byte), of which the parse touches only what it writes. (A vector's resize wrote zeros over all
+ * of it: five times the document's bytes, and as many fresh pages, on every call.)
+ */
+template <typename T> struct tape_room {
+  std::unique_ptr<T[]> data;
+  size_t size = 0;
+  void resize(size_t n) {
+    data.reset(new T[n]); // (default-initialized: not zeroed)
+    size = n;
+  }
+  bool empty() const noexcept { return size == 0; }
+};
+
 /** One thread's parser and tape, reused from document to document. */
 struct converter {
   parser &p;
-  std::vector<uint64_t> words;
-  std::vector<uint8_t> strings;
+  tape_room<uint64_t> words;
+  tape_room<uint8_t> strings;
 
   explicit converter(parser &parser_) : p(parser_) {}
 
@@ -229,16 +244,16 @@ struct converter {
       words.resize(std::max<size_t>(64, in.size / 2));
       strings.resize(std::max<size_t>(64, in.size + 16));
     }
-    binding_tape_buffer tape{words.data(), words.size(), strings.data(), strings.size()};
+    binding_tape_buffer tape{words.data.get(), words.size, strings.data.get(), strings.size};
     error e = p.to_binding_tape(in, tape);
     if (e.code == error_code::output_too_small) {
-      words.resize(std::max(tape.words_used + 16, words.size()));
-      strings.resize(std::max(tape.strings_used + 16, strings.size()));
-      tape = binding_tape_buffer{words.data(), words.size(), strings.data(), strings.size()};
+      if (tape.words_used + 16 > words.size) { words.resize(tape.words_used + 16); }
+      if (tape.strings_used + 16 > strings.size) { strings.resize(tape.strings_used + 16); }
+      tape = binding_tape_buffer{words.data.get(), words.size, strings.data.get(), strings.size};
       e = p.to_binding_tape(in, tape);
     }
     if (!e.ok()) { return e; }
-    doc = tape_document{words.data(), tape.words_used, strings.data(), in.data, in.size};
+    doc = tape_document{words.data.get(), tape.words_used, strings.data.get(), in.data, in.size};
     return {};
   }
 
