@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -117,6 +119,77 @@ TEST(WriteJsonString, RandomMixes) {
       }
     }
     ASSERT_EQ(written(s), reference(s)) << "round " << round;
+  }
+}
+
+/** write_json_string_utf8's reference: each byte as it is, but the escapes write_json_string writes. */
+std::string reference_utf8(const std::string &s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    const auto c = uint8_t(ch);
+    char buf[8];
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c < 0x20) {
+      const char *named = c == '\n'   ? "\\n"
+                          : c == '\r' ? "\\r"
+                          : c == '\t' ? "\\t"
+                          : c == '\b' ? "\\b"
+                          : c == '\f' ? "\\f"
+                                      : nullptr;
+      if (named == nullptr) {
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        named = buf;
+      }
+      out += named;
+    } else {
+      out += char(c);
+    }
+  }
+  return out + "\"";
+}
+
+/** write_json_string_utf8 of `s`, read from a heap block of exactly its size (ASan sees any read past it). */
+std::string written_utf8(const std::string &s) {
+  std::unique_ptr<uint8_t[]> text(new uint8_t[s.size()]);
+  std::memcpy(text.get(), s.data(), s.size());
+  std::vector<uint8_t> out(simdbridge::json_string_capacity_utf8(s.size()) + 16, 0xAB);
+  const size_t n = simdbridge::write_json_string_utf8(text.get(), s.size(), out.data());
+  EXPECT_LE(n, simdbridge::json_string_capacity_utf8(s.size()));
+  for (size_t i = simdbridge::json_string_capacity_utf8(s.size()); i < out.size(); i++) { EXPECT_EQ(out[i], 0xAB); }
+  return std::string(out.begin(), out.begin() + std::ptrdiff_t(n));
+}
+
+TEST(WriteJsonStringUtf8, EveryLengthAndEveryPlaceOfAnEscape) {
+  // The last bytes past the 16-byte blocks are read as two overlapping words (from 4 bytes):
+  // an escape in each position of each tail length, in the first word, the second or both.
+  const std::string specials[] = {"\"", "\\", "\n", std::string(1, '\0'), "\x1f", "\x7f", "\xc3\xa9", "\xe4\xb8\xad"};
+  for (size_t n = 0; n <= 40; n++) {
+    const std::string plain(n, 'a');
+    EXPECT_EQ(written_utf8(plain), reference_utf8(plain)) << n;
+    for (size_t at = 0; at < n; at++) {
+      for (const std::string &special : specials) {
+        std::string s = plain;
+        s.replace(at, std::min(special.size(), n - at), special.substr(0, n - at));
+        EXPECT_EQ(written_utf8(s), reference_utf8(s)) << n << " " << at;
+      }
+    }
+  }
+}
+
+TEST(WriteJsonStringUtf8, RandomMixes) {
+  std::mt19937 rng(54321);
+  const char bytes[] = {'a', 'Z', ' ', '/', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\0', '\x01', '\x1f', '\x7f',
+                        '\x80', '\xbf', '\xc3', '\xe4', '\xf0', '\xff'};
+  for (int round = 0; round < 20000; round++) {
+    const size_t n = rng() % 70;
+    const unsigned plain_odds = rng() % 4;
+    std::string s;
+    for (size_t i = 0; i < n; i++) {
+      s += rng() % 4 < plain_odds ? char(0x20 + rng() % 0x5F) : bytes[rng() % sizeof bytes];
+    }
+    ASSERT_EQ(written_utf8(s), reference_utf8(s)) << "round " << round;
   }
 }
 
