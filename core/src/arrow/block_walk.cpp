@@ -10,6 +10,7 @@
 
 #include "decimal.h"
 #include "scalar_parser.h"
+#include "stream/newlines.h"
 #include "structural_walk.h"
 #include "temporal.h"
 
@@ -20,20 +21,6 @@ namespace {
 using internal::atom_at;
 using internal::parse_number_at;
 using internal::parsed_number;
-
-/** The line ends in `size` bytes. */
-size_t newlines(const uint8_t *p, size_t size) noexcept {
-  size_t count = 0, k = 0;
-#if defined(__SSE2__)
-  const __m128i newline = _mm_set1_epi8('\n');
-  for (; k + 16 <= size; k += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + k));
-    count += size_t(__builtin_popcount(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, newline)))));
-  }
-#endif
-  for (; k < size; k++) { count += p[k] == '\n'; }
-  return count;
-}
 
 /** Bytes parse_string may write past what it unescapes (it copies whole SIMD registers). */
 constexpr size_t unescape_slack = 128;
@@ -59,7 +46,7 @@ public:
     size_t previous_end = 0;
     while (i_ < count_) {
       const uint32_t at = index_[i_++];
-      const size_t gap = newlines(buf_ + previous_end, at - previous_end);
+      const size_t gap = internal::count_newlines(buf_ + previous_end, at - previous_end);
       if (buf_[at] != '{' || (n != 0 && gap == 0)) { return false; }
       between += gap;
       n++;
@@ -68,8 +55,8 @@ public:
       if (max_record_ != 0 && close + 1 - at > max_record_) { return false; }
       previous_end = close + 1;
     }
-    between += newlines(buf_ + previous_end, size_ - previous_end);
-    return between == newlines(buf_, size_);
+    between += internal::count_newlines(buf_ + previous_end, size_ - previous_end);
+    return between == internal::count_newlines(buf_, size_);
   }
 
 private:

@@ -26,6 +26,7 @@
 #endif
 
 #include "document_state.h"
+#include "newlines.h"
 #include "open_record.h"
 #include "scalar_parser.h"
 
@@ -60,35 +61,10 @@ struct span {
   size_t strings_at, strings; // its strings in block::strings
 };
 
-/**
- * The newlines in [p, p + n): 16 bytes a step where SSE2 is there (every x86-64), each lane's
- * matches summed in a byte for up to 255 steps, then across lanes. std::count, vectorized by
- * the compiler, widens each match to 64 bits and ran at about 3 GB/s, a third of the time to
- * read the blocks.
- */
-uint64_t count_newlines(const uint8_t *p, size_t n) noexcept {
-  uint64_t total = 0;
-  size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i newline = _mm_set1_epi8('\n');
-  while (i + 16 <= n) {
-    __m128i lanes = _mm_setzero_si128();
-    for (int k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
-      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + i));
-      lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(bytes, newline)); // a match is -1
-    }
-    const __m128i sums = _mm_sad_epu8(lanes, _mm_setzero_si128()); // two 16-bit sums
-    total += uint64_t(_mm_extract_epi16(sums, 0)) + uint64_t(_mm_extract_epi16(sums, 4));
-  }
-#endif
-  for (; i < n; i++) { total += p[i] == '\n'; }
-  return total;
-}
-
 } // namespace
 
 void line_count::add(const uint8_t *bytes, size_t n) noexcept {
-  newlines += count_newlines(bytes, n);
+  newlines += internal::count_newlines(bytes, n);
   for (size_t i = n; i > 0; i--) {
     if (bytes[i - 1] == '\n') {
       line_start = at + i;
