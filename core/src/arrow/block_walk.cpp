@@ -22,6 +22,28 @@ using internal::atom_at;
 using internal::parse_number_at;
 using internal::parsed_number;
 
+/**
+ * The first `c` in [p, p + n), or null. A short run (most keys and values) is scanned 16 bytes a
+ * step inline, reading up to 15 bytes past it (a block is followed by 128 readable bytes); from
+ * 64 bytes on, memchr, whose call then costs less than the scan. (memchr for every string was
+ * 12% of a projection's read of GH Archive, most of it the calls.)
+ */
+inline const uint8_t *find_byte(const uint8_t *p, size_t n, uint8_t c) noexcept {
+#if defined(__SSE2__)
+  if (n <= 64) {
+    const __m128i wanted = _mm_set1_epi8(char(c));
+    for (size_t k = 0; k < n; k += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + k));
+      unsigned mask = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, wanted)));
+      if (n - k < 16) { mask &= (1u << (n - k)) - 1; }
+      if (mask != 0) { return p + k + __builtin_ctz(mask); }
+    }
+    return nullptr;
+  }
+#endif
+  return static_cast<const uint8_t *>(std::memchr(p, c, n));
+}
+
 /** Bytes parse_string may write past what it unescapes (it copies whole SIMD registers). */
 constexpr size_t unescape_slack = 128;
 
@@ -142,7 +164,7 @@ private:
   /** The field a key names (`fields` where none); false for a key with a bad escape. */
   bool find(const column &c, const uint8_t *key, size_t length, size_t &k) {
     std::string_view name(reinterpret_cast<const char *>(key), length);
-    if (std::memchr(key, '\\', length) != nullptr) {
+    if (find_byte(key, length, '\\') != nullptr) {
       scratch_.resize(length + unescape_slack);
       const uint8_t *end = impl_.parse_string(key, scratch_.data());
       if (end == nullptr) { return false; }
@@ -265,9 +287,9 @@ private:
   bool quoted(uint32_t at, std::string_view &s) const noexcept {
     if (i_ >= count_) { return false; }
     const uint8_t *from = buf_ + at + 1;
-    const void *quote = std::memchr(from, '"', index_[i_] - at);
+    const uint8_t *quote = find_byte(from, index_[i_] - at, '"');
     if (quote == nullptr) { return false; }
-    s = std::string_view(reinterpret_cast<const char *>(from), size_t(static_cast<const uint8_t *>(quote) - from));
+    s = std::string_view(reinterpret_cast<const char *>(from), size_t(quote - from));
     return true;
   }
 
@@ -470,7 +492,7 @@ private:
   bool valid_string(uint32_t at) {
     if (i_ >= count_) { return false; }
     const size_t bound = index_[i_] - at;
-    if (std::memchr(buf_ + at + 1, '\\', bound - 1) == nullptr) { return true; }
+    if (find_byte(buf_ + at + 1, bound - 1, '\\') == nullptr) { return true; }
     if (scratch_.size() < bound + unescape_slack) { scratch_.resize(bound + unescape_slack); }
     return impl_.parse_string(buf_ + at + 1, scratch_.data()) != nullptr;
   }
