@@ -1046,6 +1046,59 @@ arrow_error read_failure(int failed, uint64_t at) {
 }
 
 /**
+ * A file's blocks (`source`) taken in order by the threads asked for, each into its own buffer
+ * (reused), where `work(parser, block, buffer, lines)` reads it outside the lock; false stops
+ * the read (the blocks taken before it are worked to their end). Each block is appended to
+ * `blocks` under the lock, where `take(block)` adds to it what the caller keeps (which may
+ * throw std::bad_alloc); with `count_lines`, `lines` are the lines before the block. A failed
+ * read, or memory that ran out, sets `failed` (ENOMEM for the latter) and `failed_at`.
+ */
+template <typename Take, typename Work>
+void each_file_block(file_blocks &source, unsigned threads, bool count_lines, std::deque<block> &blocks, int &failed,
+                     uint64_t &failed_at, Take &&take, Work &&work) {
+  std::mutex lock;
+  bool stop = false;
+  auto run = [&] {
+    record_parser parser;
+    std::vector<uint8_t> buf;
+    line_count lines;
+    for (;;) {
+      block *b;
+      {
+        std::lock_guard<std::mutex> hold(lock);
+        size_t length = 0;
+        uint64_t begin = 0;
+        if (stop) { return; }
+        try {
+          if (!source.next(buf, length, begin, failed, count_lines ? &lines : nullptr)) {
+            stop = true;
+            failed_at = begin;
+            return;
+          }
+          b = &blocks.emplace_back();
+          b->begin = begin;
+          b->end = begin + length;
+          b->bytes = buf.data();
+          take(*b);
+        } catch (const std::bad_alloc &) {
+          stop = true;
+          failed = ENOMEM;
+          return;
+        }
+      }
+      if (!work(parser, *b, buf, lines)) {
+        std::lock_guard<std::mutex> hold(lock);
+        stop = true; // (blocks before this one are worked to their end)
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::max(1u, threads); t++) { pool.emplace_back(run); }
+  run();
+  for (std::thread &t : pool) { t.join(); }
+}
+
+/**
  * The bytes of a pipe (or anything else that cannot be read again) into `copy`, followed by
  * SIMDBRIDGE_PADDING zero bytes, and the schema of its records into `schema`. Its blocks are
  * inferred on the threads asked for as they are read (file_blocks), so that a block whose
@@ -1055,51 +1108,16 @@ arrow_error read_failure(int failed, uint64_t at) {
 arrow_error infer_pipe(int fd, const arrow_read_options &options, field &schema, std::vector<uint8_t> &copy) {
   file_blocks source(fd, 0, false, options.block_size, options.limits);
   reader r(nullptr, 0, options);
-  std::mutex lock;
   std::deque<block> blocks;
-  bool stop = false;
   int failed = 0;
   uint64_t failed_at = 0;
-  auto run = [&] {
-    record_parser parser;
-    std::vector<uint8_t> buf;
-    for (;;) {
-      block *b;
-      {
-        std::lock_guard<std::mutex> hold(lock);
-        size_t length = 0;
-        uint64_t begin = 0;
-        if (stop) { return; }
-        try {
-          if (!source.next(buf, length, begin, failed)) {
-            stop = true;
-            failed_at = begin;
-            return;
-          }
-          copy.insert(copy.end(), buf.data(), buf.data() + length);
-          blocks.emplace_back();
-        } catch (const std::bad_alloc &) {
-          stop = true;
-          failed = ENOMEM;
-          return;
-        }
-        b = &blocks.back();
-        b->begin = begin;
-        b->end = begin + length;
-        b->bytes = buf.data();
-      }
-      infer_block(r, parser, *b);
-      if (!b->error.ok()) {
-        std::lock_guard<std::mutex> hold(lock);
-        stop = true; // (blocks before this one are inferred to their end)
-      }
-    }
-  };
-  const unsigned threads = std::max(1u, options.threads);
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; t++) { pool.emplace_back(run); }
-  run();
-  for (std::thread &t : pool) { t.join(); }
+  each_file_block(
+      source, options.threads, false, blocks, failed, failed_at,
+      [&](block &b) { copy.insert(copy.end(), b.bytes, b.bytes + (b.end - b.begin)); },
+      [&](record_parser &parser, block &b, std::vector<uint8_t> &, line_count &) {
+        infer_block(r, parser, b);
+        return b.error.ok();
+      });
   const size_t length = copy.size();
   copy.resize(length + SIMDBRIDGE_PADDING, 0);
   schema = arrow::named("", kind::structure);
@@ -1188,58 +1206,26 @@ arrow_error read_file(int fd, uint64_t size, bool regular, const field &schema, 
                       std::unique_ptr<batch_stream> &s, bool sampled, bool &misfit) {
   file_blocks source(fd, size, regular, options.block_size, options.limits);
   reader r(nullptr, 0, options);
-  std::mutex lock;
   std::deque<block> blocks;
   std::vector<std::unique_ptr<column>> batches;
-  bool stop = false;
   int failed = 0;
   uint64_t failed_at = 0;
-  auto run = [&] {
-    record_parser parser;
-    std::vector<uint8_t> buf;
-    line_count lines;
-    for (;;) {
-      block *b;
-      {
-        std::lock_guard<std::mutex> hold(lock);
-        size_t length = 0;
-        uint64_t begin = 0;
-        if (stop) { return; }
-        try {
-          if (!source.next(buf, length, begin, failed, &lines)) {
-            stop = true;
-            failed_at = begin;
-            return;
-          }
-          batches.push_back(std::make_unique<column>(schema));
-          blocks.emplace_back();
-        } catch (const std::bad_alloc &) {
-          stop = true;
-          failed = ENOMEM;
-          return;
-        }
-        b = &blocks.back();
-        b->begin = begin;
-        b->end = begin + length;
-        b->bytes = buf.data();
-        b->batch = batches.back().get();
-      }
-      const bool fits = read_one_block(r, parser, *b, schema, options, sampled);
-      // Where the file cannot be read again (a pipe), its error's line and column, while its
-      // block is here.
-      if (!regular) { place(b->error, lines, buf.data(), b->begin); }
-      if (!fits || !b->error.ok()) {
-        std::lock_guard<std::mutex> hold(lock);
-        stop = true; // (blocks before this one are read to their end; the first error in order is reported)
-        misfit = misfit || !fits;
-      }
-    }
-  };
-  const unsigned threads = std::max(1u, options.threads);
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; t++) { pool.emplace_back(run); }
-  run();
-  for (std::thread &t : pool) { t.join(); }
+  std::atomic<bool> misfits{false};
+  each_file_block(
+      source, options.threads, !regular, blocks, failed, failed_at,
+      [&](block &b) {
+        batches.push_back(std::make_unique<column>(schema));
+        b.batch = batches.back().get();
+      },
+      [&](record_parser &parser, block &b, std::vector<uint8_t> &buf, line_count &lines) {
+        const bool fits = read_one_block(r, parser, b, schema, options, sampled);
+        // Where the file cannot be read again (a pipe), its error's line and column, while its
+        // block is here.
+        if (!regular) { place(b.error, lines, buf.data(), b.begin); }
+        if (!fits) { misfits = true; }
+        return fits && b.error.ok(); // (the first error in order is reported)
+      });
+  misfit = misfit || misfits;
   if (misfit) { return {}; }
   if (arrow_error e = reader::first_error_of(blocks); !e.ok()) { return e; }
   if (failed != 0) { return failed == ENOMEM ? out_of_memory() : read_failure(failed, failed_at); }

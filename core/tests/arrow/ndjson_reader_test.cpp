@@ -862,7 +862,8 @@ TEST(ArrowFileReader, AnInferredPipeStopsAtTheBlockOfItsError) {
   while (many.size() < 200000) { many += good; }
   for (const std::string &bad : {std::string("{\"a\": x}\n"), std::string("{\"a\": \"text\"}\n"),
                                  std::string("[1]\n")}) {
-    for (const auto &[head, threads] : {std::pair{good + bad, 1u}, std::pair{many + bad, 1u}, std::pair{many + bad, 2u}}) {
+    for (const auto &[head, threads] :
+         {std::pair{good + bad, 1u}, std::pair{many + bad, 1u}, std::pair{many + bad, 2u}}) {
       arrow_read_options o;
       o.block_size = 1 << 16;
       o.threads = threads;
