@@ -258,7 +258,7 @@ struct converter {
   }
 
   /** Appends the document `in` as MessagePack to `out`. */
-  error append(input in, std::vector<uint8_t> &out) {
+  error append(input in, internal::output_bytes &out) {
     size_t n = 0;
     if (error e = read(in, n); !e.ok()) { return e; }
     const size_t at = out.size();

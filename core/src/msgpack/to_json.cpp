@@ -24,7 +24,7 @@ namespace {
 /** The output, grown as it is written (never by what a header claims). */
 class json_out {
 public:
-  explicit json_out(std::vector<uint8_t> &v) : v_(v), pos_(v.size()) {}
+  explicit json_out(internal::output_bytes &v) : v_(v), pos_(v.size()) {}
   /** Room for n more bytes: where to write them. */
   uint8_t *room(size_t n) {
     if (pos_ + n > v_.size()) { v_.resize(std::max(v_.size() * 2, pos_ + n + 256)); }
@@ -45,7 +45,7 @@ public:
   void back_to(size_t n) noexcept { pos_ = n; }
 
 private:
-  std::vector<uint8_t> &v_;
+  internal::output_bytes &v_;
   size_t pos_;
 };
 
@@ -384,7 +384,7 @@ error skim(const uint8_t *data, size_t size, size_t &p) noexcept {
  * limit or bad UTF-8 may come before the end the skim found missing), else the skim's.
  */
 error first_error(const uint8_t *data, size_t size, size_t start, const msgpack_options &options, error skimmed) {
-  std::vector<uint8_t> scratch;
+  internal::output_bytes scratch;
   converter c(data, size, options);
   json_out o(scratch);
   const error first = c.value(start, o);
@@ -552,7 +552,7 @@ msgpack_error msgpack_to_json(input in, const msgpack_options &options, const ms
       if (past_limit(options, 0, in.size)) { return {too_long(in.data, in.size, 0, options), 1}; }
       // The JSON's size is known only once written: into a buffer of about twice the input
       // (grown if need be), then copied to the caller's memory.
-      std::vector<uint8_t> text;
+      internal::output_bytes text;
       text.reserve(in.size * 2 + 256);
       converter c(in.data, in.size, options);
       json_out o(text);
