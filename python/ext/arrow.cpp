@@ -9,11 +9,11 @@
 #include <thread>
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common.h"
 #include "simdbridge/arrow.h"
+#include "text_output.h"
 
 namespace simdbridge::python {
 
@@ -328,7 +328,7 @@ PyObject *dumpb_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
   size_t size = 0, capacity = 0;
   const ndjson_sink sink = [&](const char *piece, size_t n) {
     if (size + n > capacity) {
-      const size_t grown = std::max({capacity * 2, size + n, size_t(1) << 20});
+      const size_t grown = grown_capacity(std::max(capacity, size_t(1) << 20), size + n);
       gil.take(); // (the sink runs on this thread)
       if (bytes == nullptr) {
         bytes = PyBytes_FromStringAndSize(nullptr, Py_ssize_t(grown));
@@ -348,8 +348,7 @@ PyObject *dumpb_arrow(PyObject *, PyObject *args, PyObject *kwargs) {
     return nullptr;
   }
   if (bytes == nullptr) { return PyBytes_FromStringAndSize("", 0); }
-  if (size != capacity && _PyBytes_Resize(&bytes, Py_ssize_t(size)) < 0) { return nullptr; }
-  return bytes;
+  return finished_bytes(bytes, size);
 }
 
 /**

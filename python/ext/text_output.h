@@ -4,6 +4,7 @@
 #ifndef SIMDBRIDGE_PYTHON_TEXT_OUTPUT_H
 #define SIMDBRIDGE_PYTHON_TEXT_OUTPUT_H
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -47,6 +48,35 @@ inline char *copy_into(char *d, const char *p, size_t n) {
 }
 
 /**
+ * The capacity a growing buffer of `capacity` bytes takes to hold `needed`: doubled up to 1 MB,
+ * then a quarter more at a time. Doubling took a result of 16 to 32 MB to a request just past
+ * 32 MiB, glibc's largest mmap threshold: every call then mapped fresh pages and faulted on
+ * each; a quarter keeps the buffer within a quarter of its size, reused from the heap.
+ */
+inline size_t grown_capacity(size_t capacity, size_t needed) noexcept {
+  size_t wanted = std::max<size_t>(capacity, 1);
+  while (wanted < needed) { wanted += wanted < (size_t(1) << 20) ? wanted : wanted / 4; }
+  return wanted;
+}
+
+/**
+ * A bytes object grown to hold `size` bytes (by grown_capacity), as the result; null with
+ * MemoryError set. A small one is shrunk to its size; one of mmap's sizes (glibc maps blocks
+ * from 128 KB, and from the size of the last one it unmapped) keeps its block, as orjson's
+ * does: shrunk, its release would set glibc's threshold below the next call's largest block,
+ * and every call would map fresh pages and fault on each. The bytes past its size are at most
+ * a quarter of it.
+ */
+inline PyObject *finished_bytes(PyObject *b, size_t size) {
+  if (size >= (size_t(1) << 17)) {
+    Py_SET_SIZE(b, Py_ssize_t(size));
+    PyBytes_AS_STRING(b)[size] = '\0';
+    return b;
+  }
+  return _PyBytes_Resize(&b, Py_ssize_t(size)) == 0 ? b : nullptr;
+}
+
+/**
  * The output: a growable byte buffer. reserve() once per value, then unchecked writes (a
  * std::string's append costs a call and a check per piece). Its storage is malloc's, or, made
  * with `into_bytes`, a bytes object's, which take_bytes() hands over without a copy.
@@ -75,8 +105,7 @@ public:
 
   void reserve(size_t more) {
     if (capacity_ - size_ >= more) { return; }
-    size_t wanted = capacity_;
-    while (wanted - size_ < more) { wanted += wanted < (size_t(1) << 20) ? wanted : wanted / 4; }
+    const size_t wanted = grown_capacity(capacity_, size_ + more);
     if (in_bytes_) {
       if (_PyBytes_Resize(&bytes_, Py_ssize_t(wanted)) != 0) { // bytes_ is gone, MemoryError set
         PyErr_Clear();
@@ -91,24 +120,12 @@ public:
     capacity_ = wanted;
   }
 
-  /**
-   * The bytes written, as the bytes object (made `into_bytes`); null with MemoryError set. A
-   * small one is shrunk to its size; one of mmap's sizes (glibc maps blocks from 128 KB, and
-   * from the size of the last one it unmapped) keeps its block, as orjson's does: shrunk, its
-   * release would set glibc's threshold below the next call's largest block, and every call
-   * would map fresh pages and fault on each. The bytes past its size are at most as many as
-   * its size.
-   */
+  /** The bytes written, as the bytes object (made `into_bytes`): finished_bytes. */
   PyObject *take_bytes() {
     PyObject *b = bytes_;
     bytes_ = nullptr;
     data_ = nullptr;
-    if (size_ >= (size_t(1) << 17)) {
-      Py_SET_SIZE(b, Py_ssize_t(size_));
-      PyBytes_AS_STRING(b)[size_] = '\0';
-      return b;
-    }
-    return _PyBytes_Resize(&b, Py_ssize_t(size_)) == 0 ? b : nullptr;
+    return finished_bytes(b, size_);
   }
   /** Unchecked: after reserve(). */
   void put(char c) { data_[size_++] = c; }
