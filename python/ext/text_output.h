@@ -105,6 +105,15 @@ public:
 
   void reserve(size_t more) {
     if (capacity_ - size_ >= more) { return; }
+    grow(more);
+  }
+
+  /**
+   * reserve's slow path, out of line: the writers that reserve recurse once per level of
+   * nesting, and growing inlined into each of them made every level's frame larger (under ASan,
+   * 3000 levels of dumps overflowed the C stack).
+   */
+  __attribute__((noinline)) void grow(size_t more) {
     const size_t wanted = grown_capacity(capacity_, size_ + more);
     if (in_bytes_) {
       if (_PyBytes_Resize(&bytes_, Py_ssize_t(wanted)) != 0) { // bytes_ is gone, MemoryError set
