@@ -65,7 +65,7 @@ inline size_t grown_capacity(size_t capacity, size_t needed) noexcept {
  * from 128 KB, and from the size of the last one it unmapped) keeps its block, as orjson's
  * does: shrunk, its release would set glibc's threshold below the next call's largest block,
  * and every call would map fresh pages and fault on each. The bytes past its size are at most
- * a quarter of it.
+ * as many as its size (a quarter past 1 MB, where grown_capacity grows by quarters).
  */
 inline PyObject *finished_bytes(PyObject *b, size_t size) {
   if (size >= (size_t(1) << 17)) {
