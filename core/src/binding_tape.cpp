@@ -32,6 +32,34 @@ bool binding_strings_within(const binding_tape_buffer &out, size_t words, uint64
 
 } // namespace
 
+namespace internal {
+
+error index_structurals(parser::state &st, input in, bool list_escapes, structural_index &out) noexcept {
+  out = {};
+  out.data = st.padded(in);
+  if (out.data == nullptr) { return {error_code::out_of_memory, 0}; }
+  simdjson::dom::parser &dom = st.dom;
+  if ((dom.capacity() < in.size && dom.allocate(in.size, dom.max_depth()) != simdjson::SUCCESS) ||
+      dom.implementation->stage1(out.data, in.size, simdjson::stage1_mode::regular) != simdjson::SUCCESS) {
+    return {};
+  }
+  out.indexed = true;
+  out.positions = dom.implementation->structural_indexes.get();
+  out.count = dom.implementation->n_structural_indexes;
+  if (list_escapes && in.size < UINT32_MAX) { // offsets below the list's end mark
+    const size_t most = in.size / 32 + 8;
+    if (st.escapes.size() < most + 1) { st.escapes.resize(std::max(most + 1, st.escapes.size() * 2)); }
+    bool listed = false;
+    out.ascii = all_ascii(out.data, in.size, st.escapes.data(), most, listed);
+    if (out.ascii && listed) { out.escapes = st.escapes.data(); }
+  } else {
+    out.ascii = all_ascii(out.data, in.size);
+  }
+  return {};
+}
+
+} // namespace internal
+
 error parser::to_binding_tape(const input &in, binding_tape_buffer &out) noexcept { return binding_tape(in, nullptr, out); }
 
 error parser::to_binding_tape(const input &in, const binding_plan &plan, binding_tape_buffer &out) noexcept {
@@ -42,9 +70,8 @@ error parser::binding_tape(const input &in, const binding_plan *plan, binding_ta
   out.planned = false;
   return internal::guarded<error>(state_.get(), options_, in, [&]() -> error {
     if (error e = internal::length_error(options_, 0, in.size); !e.ok()) { return e; }
-    // The open containers: a slot per level a document of this size can reach, and the root's.
+    uint64_t *const open = state_->open_containers(options_.max_depth, in.size);
     const size_t levels = std::min<size_t>(options_.max_depth, in.size) + 1;
-    if (state_->tape_open.size() < levels) { state_->tape_open.resize(std::max(levels, state_->tape_open.size() * 2)); }
     // A plan takes the keys it checks off the tape, where max_string_length could not see them:
     // with a name past that limit, it is not followed (the walk without it names the key).
     const binding_plan::nodes *nodes = plan != nullptr ? &plan->internals() : nullptr;
@@ -54,75 +81,58 @@ error parser::binding_tape(const input &in, const binding_plan *plan, binding_ta
     if (nodes != nullptr && state_->plan_levels.size() < levels) {
       state_->plan_levels.resize(std::max(levels, state_->plan_levels.size() * 2));
     }
-    internal::binding_tape_sink sink(&out, state_->tape_open.data());
+    internal::binding_tape_sink sink(&out, open);
     const auto finish = [&out](const auto &s) -> error { // s: a sink, or the walk that held one
       out.words_used = s.words();
       out.strings_used = s.strings();
       return s.fits() ? error{} : error{error_code::output_too_small, 0};
     };
+    internal::structural_index ix;
     if (in.size > 0) {
-      const uint8_t *data = state_->padded(in);
-      if (data == nullptr) { return {error_code::out_of_memory, 0}; }
-      // simdjson's stage 1, then one pass over its structural index (structural_walk.h).
-      simdjson::dom::parser &dom = state_->dom;
-      if ((dom.capacity() >= in.size || dom.allocate(in.size, dom.max_depth()) == simdjson::SUCCESS) &&
-          dom.implementation->stage1(data, in.size, simdjson::stage1_mode::regular) == simdjson::SUCCESS) {
-        const uint32_t *index = dom.implementation->structural_indexes.get();
-        const size_t count = dom.implementation->n_structural_indexes;
-        // Every entry starts at a structural of its own, so the words never pass 2 per
-        // structural; the strings never pass the input's bytes (unescaping only shortens), and
-        // a 16-byte store starts before their end. Arrays that large need no check per write.
-        const bool roomy = out.word_capacity / 2 >= count && out.string_capacity >= in.size + 16;
-        // Where the caller keeps the input (strings_in_input) and it is all ASCII, the string
-        // values with no escape are left in it, each where its bytes are: no copy. A backslash
-        // per 32 bytes at most is listed (past that, escapes are common and every string is
-        // copied, as without the option).
-        const uint32_t *escapes = nullptr;
-        bool ascii;
-        if (out.strings_in_input && in.size < UINT32_MAX) { // offsets below the list's end mark
-          const size_t most = in.size / 32 + 8;
-          if (state_->escapes.size() < most + 1) { state_->escapes.resize(std::max(most + 1, state_->escapes.size() * 2)); }
-          bool listed = false;
-          ascii = internal::all_ascii(data, in.size, state_->escapes.data(), most, listed);
-          if (ascii && listed) { escapes = state_->escapes.data(); }
-        } else {
-          ascii = internal::all_ascii(data, in.size);
-        }
-        // Both walks over the same index: the plan's first where there is one, then the
-        // plain one where it refused (the document does not match the plan, or it is wrong).
-        // True where one of them wrote the tape, its outcome in `result` (an error returned
-        // through std::optional was stored in 4 bytes and read back in 8, a store the CPU
-        // cannot forward: a stall on every call).
-        error result;
-        const auto walk = [&](auto sink_type) -> bool {
-          using walk_sink = typename decltype(sink_type)::type;
-          const auto checked = [&](const auto &fast) -> bool {
-            if (internal::strings_may_pass(options_, in.size) && fast.fits() &&
-                !binding_strings_within(out, fast.words(), options_.max_string_length)) {
-              return false; // the scalar parser names the string
-            }
-            result = finish(fast);
-            return true;
-          };
-          if (nodes != nullptr) {
-            internal::structural_walk<walk_sink, true> planned(data, index, count, &out, state_->tape_open.data(),
-                                                          state_->scopes.data(), options_.max_depth, nodes,
-                                                          state_->plan_levels.data(), escapes);
-            if (planned.document() && checked(planned)) {
-              out.planned = true;
-              return true;
-            }
+      // Where the caller keeps the input (strings_in_input) and it is all ASCII, the string
+      // values with no escape are left in it, each where its bytes are: no copy.
+      if (error e = internal::index_structurals(*state_, in, out.strings_in_input, ix); !e.ok()) { return e; }
+    }
+    if (ix.indexed) {
+      // Every entry starts at a structural of its own, so the words never pass 2 per
+      // structural; the strings never pass the input's bytes (unescaping only shortens), and
+      // a 16-byte store starts before their end. Arrays that large need no check per write.
+      const bool roomy = out.word_capacity / 2 >= ix.count && out.string_capacity >= in.size + 16;
+      // Both walks over the same index: the plan's first where there is one, then the
+      // plain one where it refused (the document does not match the plan, or it is wrong).
+      // True where one of them wrote the tape, its outcome in `result` (an error returned
+      // through std::optional was stored in 4 bytes and read back in 8, a store the CPU
+      // cannot forward: a stall on every call).
+      error result;
+      const auto walk = [&](auto sink_type) -> bool {
+        using walk_sink = typename decltype(sink_type)::type;
+        const auto checked = [&](const auto &fast) -> bool {
+          if (internal::strings_may_pass(options_, in.size) && fast.fits() &&
+              !binding_strings_within(out, fast.words(), options_.max_string_length)) {
+            return false; // the scalar parser names the string
           }
-          internal::structural_walk<walk_sink> fast(data, index, count, &out, state_->tape_open.data(), state_->scopes.data(),
-                                               options_.max_depth, nullptr, nullptr, escapes);
-          return fast.document() && checked(fast);
+          result = finish(fast);
+          return true;
         };
-        const bool walked =
-            ascii
-                ? (roomy ? walk(internal::sink_type<internal::unchecked_ascii_binding_tape_sink>{}) : walk(internal::sink_type<internal::ascii_binding_tape_sink>{}))
-                : (roomy ? walk(internal::sink_type<internal::unchecked_binding_tape_sink>{}) : walk(internal::sink_type<internal::binding_tape_sink>{}));
-        if (walked) { return result; }
-      }
+        if (nodes != nullptr) {
+          internal::structural_walk<walk_sink, true> planned(ix.data, ix.positions, ix.count, &out, open,
+                                                             state_->scopes.data(),
+                                                             options_.max_depth, nodes, state_->plan_levels.data(),
+                                                             ix.escapes);
+          if (planned.document() && checked(planned)) {
+            out.planned = true;
+            return true;
+          }
+        }
+        internal::structural_walk<walk_sink> fast(ix.data, ix.positions, ix.count, &out, open, state_->scopes.data(),
+                                                  options_.max_depth, nullptr, nullptr, ix.escapes);
+        return fast.document() && checked(fast);
+      };
+      const bool walked =
+          ix.ascii
+              ? (roomy ? walk(internal::sink_type<internal::unchecked_ascii_binding_tape_sink>{}) : walk(internal::sink_type<internal::ascii_binding_tape_sink>{}))
+              : (roomy ? walk(internal::sink_type<internal::unchecked_binding_tape_sink>{}) : walk(internal::sink_type<internal::binding_tape_sink>{}));
+      if (walked) { return result; }
     }
     // Refused (a scalar root, a number past 64 bits, a lone surrogate, an error): the scalar
     // parser writes the tape again from the start, or finds the error and its offset.

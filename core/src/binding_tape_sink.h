@@ -137,6 +137,138 @@ inline bool all_ascii(const uint8_t *p, size_t n, uint32_t *escapes, size_t most
   return detail::all_ascii<true>(p, n, escapes, most, listed);
 }
 
+/** Four hex digits at p, or false. */
+inline bool hex4(const uint8_t *p, uint32_t &code) noexcept {
+  const uint32_t a = hex_digits.value[p[0]], b = hex_digits.value[p[1]], c = hex_digits.value[p[2]],
+                 d = hex_digits.value[p[3]];
+  code = (a << 12) | (b << 8) | (c << 4) | d;
+  return ((a | b | c | d) & 0xF0) == 0; // 0xFF, not a digit, has high bits
+}
+
+/**
+ * The \uXXXX escape at p, joined with the \uXXXX after it where the two make a surrogate
+ * pair; p moves past what was read. The code point, or a lone surrogate's code (its caller
+ * decides). False where the four digits are not hex.
+ */
+inline bool unicode_escape(const uint8_t *&p, uint32_t &code) noexcept {
+  if (!hex4(p + 2, code)) { return false; }
+  p += 6;
+  uint32_t low;
+  // p[0] and p[1] are read first: the string (quote-terminated, or padded) holds them.
+  if (code - 0xD800 < 0x400 && p[0] == '\\' && p[1] == 'u' && hex4(p + 2, low) && low - 0xDC00 < 0x400) {
+    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+    p += 6;
+  }
+  return true;
+}
+
+/** UTF-8 of a code point; a surrogate (lone) in its generalized 3-byte form. */
+inline size_t encode(uint32_t c, uint8_t *out) noexcept {
+  if (c < 0x80) {
+    out[0] = uint8_t(c);
+    return 1;
+  }
+  if (c < 0x800) {
+    out[0] = uint8_t(0xC0 | (c >> 6));
+    out[1] = uint8_t(0x80 | (c & 0x3F));
+    return 2;
+  }
+  if (c < 0x10000) {
+    out[0] = uint8_t(0xE0 | (c >> 12));
+    out[1] = uint8_t(0x80 | ((c >> 6) & 0x3F));
+    out[2] = uint8_t(0x80 | (c & 0x3F));
+    return 3;
+  }
+  out[0] = uint8_t(0xF0 | (c >> 18));
+  out[1] = uint8_t(0x80 | ((c >> 12) & 0x3F));
+  out[2] = uint8_t(0x80 | ((c >> 6) & 0x3F));
+  out[3] = uint8_t(0x80 | (c & 0x3F));
+  return 4;
+}
+
+/**
+ * Unescapes the string whose raw bytes start at `src` (just past its opening quote, in a padded
+ * input) into `out` from `w` on, in one pass: sixteen bytes copied at a time up to the next '"'
+ * or '\\', escapes decoded inline; `w` ends past its last byte. `high` gathers the top bits of
+ * what was written (unless `AsciiInput`: see basic_binding_tape_sink). `Checked`: nothing
+ * written at or past `capacity` (counted, and `overflow` set); unchecked, a 16-byte store may
+ * pass the string's end by 15 bytes. False for an escape that is invalid or a lone surrogate.
+ * Always inlined into the walk: a call per string would spill the sink's counters around it.
+ */
+template <bool Checked, bool AsciiInput>
+SIMDBRIDGE_ALWAYS_INLINE bool unescape(const uint8_t *src, uint8_t *const out, const size_t capacity, size_t &w,
+                                       uint32_t &high, bool &overflow) noexcept {
+  const uint8_t *p = src;
+  while (true) {
+#if defined(__SSE2__)
+    if (!Checked || w + 16 <= capacity) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(out + w), v);
+      const unsigned stops = unsigned(_mm_movemask_epi8(
+          _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+      const unsigned top = AsciiInput ? 0u : unsigned(_mm_movemask_epi8(v));
+      if (stops == 0) {
+        high |= top;
+        p += 16;
+        w += 16;
+        continue;
+      }
+      const unsigned k = unsigned(__builtin_ctz(stops));
+      high |= top & (stops ^ (stops - 1)); // the bytes before the stop (and the stop, ASCII)
+      p += k;
+      w += k;
+    } else
+#endif
+    {
+      // Near the end of the array: a byte at a time, counted past it.
+      for (; *p != '"' && *p != '\\'; p++, w++) {
+        high |= *p & 0x80;
+        if (w < capacity) {
+          out[w] = *p;
+        } else {
+          overflow = true;
+        }
+      }
+    }
+    if (*p == '"') { break; }
+    // Escapes, back to back where they come in runs (control characters). A conditional
+    // branch for \u, not a jump table: escape-dense text mixes the kinds, and an indirect
+    // jump mispredicted on most of them.
+    do {
+      uint8_t utf8[4] = {0, 0, 0, 0};
+      size_t k = 1;
+      if (p[1] == 'u') {
+        uint32_t code;
+        if (!unicode_escape(p, code)) { return false; }
+        if (code - 0xD800 < 0x800) { return false; } // a lone surrogate: the scalar parser writes it (WTF-8, flagged)
+        if (code < 0x80) {
+          utf8[0] = uint8_t(code);
+        } else {
+          k = encode(code, utf8);
+        }
+      } else {
+        utf8[0] = simple_escapes.value[p[1]];
+        if (utf8[0] == 0) { return false; }
+        p += 2;
+      }
+      high |= utf8[0] & 0x80;
+      if (!Checked || w + 4 <= capacity) {
+        std::memcpy(out + w, utf8, 4); // k of them count
+        w += k;
+      } else {
+        for (size_t j = 0; j < k; j++, w++) {
+          if (w < capacity) {
+            out[w] = utf8[j];
+          } else {
+            overflow = true;
+          }
+        }
+      }
+    } while (*p == '\\');
+  }
+  return true;
+}
+
 /**
  * `Checked`: every write checked against the caller's capacity (past it, counted only). The
  * structural walk runs unchecked where the arrays are known large enough for any document of
@@ -150,6 +282,8 @@ template <bool Checked, bool AsciiInput = false> class basic_binding_tape_sink {
 public:
   /** The readers call the methods below, with offsets, instead of the checksum's events. */
   static constexpr bool records_tape = true;
+  /** What the structural walk writes through this sink. */
+  using output = binding_tape_buffer;
 
   basic_binding_tape_sink() = default;
   /** `open`: one slot per nesting level the readers allow, and one for the root (max_depth + 1). */
@@ -222,13 +356,11 @@ public:
   }
 
   /**
-   * A string of the structural walk, from its raw bytes in the padded input (`src`: just past the
-   * opening quote), unescaped straight into the caller's array in one pass: sixteen bytes copied
-   * at a time up to the next '"' or '\\', escapes decoded inline: one pass and one copy less than
+   * A string of the structural walk (`src`: just past its opening quote, in the padded input),
+   * unescaped straight into the caller's array (unescape): one pass and one copy less than
    * simdjson's unescaping into its own buffer. False for an escape that is invalid or a lone
-   * surrogate: the walk then refuses the document, and the scalar parser reads it (and names the
-   * error). Always inlined into the walk: a call per string would spill the sink's counters
-   * around it.
+   * surrogate: the walk then refuses the document, and the scalar parser reads it (and names
+   * the error).
    */
   SIMDBRIDGE_ALWAYS_INLINE bool escaped_string(const uint8_t *src, uint64_t offset, bool is_key) noexcept {
     if (!is_key) { count_value(); }
@@ -237,74 +369,7 @@ public:
     uint8_t *const out = out_->strings;
     const size_t capacity = out_->string_capacity;
     uint32_t high = 0; // the top bits of what was written: not ASCII where set
-    const uint8_t *p = src;
-    while (true) {
-#if defined(__SSE2__)
-      if (!Checked || w + 16 <= capacity) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
-        _mm_storeu_si128(reinterpret_cast<__m128i *>(out + w), v);
-        const unsigned stops = unsigned(_mm_movemask_epi8(
-            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
-        const unsigned top = AsciiInput ? 0u : unsigned(_mm_movemask_epi8(v));
-        if (stops == 0) {
-          high |= top;
-          p += 16;
-          w += 16;
-          continue;
-        }
-        const unsigned k = unsigned(__builtin_ctz(stops));
-        high |= top & (stops ^ (stops - 1)); // the bytes before the stop (and the stop, ASCII)
-        p += k;
-        w += k;
-      } else
-#endif
-      {
-        // Near the end of the array: a byte at a time, counted past it.
-        for (; *p != '"' && *p != '\\'; p++, w++) {
-          high |= *p & 0x80;
-          if (w < capacity) {
-            out[w] = *p;
-          } else {
-            overflow_ = true;
-          }
-        }
-      }
-      if (*p == '"') { break; }
-      // Escapes, back to back where they come in runs (control characters). A conditional
-      // branch for \u, not a jump table: escape-dense text mixes the kinds, and an indirect
-      // jump mispredicted on most of them.
-      do {
-        uint8_t utf8[4] = {0, 0, 0, 0};
-        size_t k = 1;
-        if (p[1] == 'u') {
-          uint32_t code;
-          if (!unicode_escape(p, code)) { return false; }
-          if (code - 0xD800 < 0x800) { return false; } // a lone surrogate: the scalar parser writes it (WTF-8, flagged)
-          if (code < 0x80) {
-            utf8[0] = uint8_t(code);
-          } else {
-            k = encode(code, utf8);
-          }
-        } else {
-          utf8[0] = simple_escapes.value[p[1]];
-          if (utf8[0] == 0) { return false; }
-          p += 2;
-        }
-        high |= utf8[0] & 0x80;
-        if (!Checked || w + 4 <= capacity) {
-          std::memcpy(out + w, utf8, 4); // k of them count
-          w += k;
-        } else {
-          for (size_t j = 0; j < k; j++, w++) {
-            if (w < capacity) {
-              out[w] = utf8[j];
-            } else {
-              overflow_ = true;
-            }
-          }
-        }
-      } while (*p == '\\');
-    }
+    if (!unescape<Checked, AsciiInput>(src, out, capacity, w, high, overflow_)) { return false; }
     strings_ = w;
     entry(binding_tape_entry::string, offset | (high == 0 ? binding_tape_ascii : 0), (uint64_t(start) << 32) | (w - start));
     return true;
@@ -350,55 +415,6 @@ private:
   void scalar(binding_tape_entry kind, uint64_t offset, uint64_t payload) noexcept {
     count_value();
     entry(kind, offset, payload);
-  }
-
-  /** Four hex digits at p, or false. */
-  static bool hex4(const uint8_t *p, uint32_t &code) noexcept {
-    const uint32_t a = hex_digits.value[p[0]], b = hex_digits.value[p[1]], c = hex_digits.value[p[2]],
-                   d = hex_digits.value[p[3]];
-    code = (a << 12) | (b << 8) | (c << 4) | d;
-    return ((a | b | c | d) & 0xF0) == 0; // 0xFF, not a digit, has high bits
-  }
-
-  /**
-   * The \uXXXX escape at p, joined with the \uXXXX after it where the two make a surrogate
-   * pair; p moves past what was read. The code point, or a lone surrogate's code (its caller
-   * decides). False where the four digits are not hex.
-   */
-  static bool unicode_escape(const uint8_t *&p, uint32_t &code) noexcept {
-    if (!hex4(p + 2, code)) { return false; }
-    p += 6;
-    uint32_t low;
-    // p[0] and p[1] are read first: the string (quote-terminated, or padded) holds them.
-    if (code - 0xD800 < 0x400 && p[0] == '\\' && p[1] == 'u' && hex4(p + 2, low) && low - 0xDC00 < 0x400) {
-      code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-      p += 6;
-    }
-    return true;
-  }
-
-  /** UTF-8 of a code point; a surrogate (lone) in its generalized 3-byte form. */
-  static size_t encode(uint32_t c, uint8_t *out) noexcept {
-    if (c < 0x80) {
-      out[0] = uint8_t(c);
-      return 1;
-    }
-    if (c < 0x800) {
-      out[0] = uint8_t(0xC0 | (c >> 6));
-      out[1] = uint8_t(0x80 | (c & 0x3F));
-      return 2;
-    }
-    if (c < 0x10000) {
-      out[0] = uint8_t(0xE0 | (c >> 12));
-      out[1] = uint8_t(0x80 | ((c >> 6) & 0x3F));
-      out[2] = uint8_t(0x80 | (c & 0x3F));
-      return 3;
-    }
-    out[0] = uint8_t(0xF0 | (c >> 18));
-    out[1] = uint8_t(0x80 | ((c >> 12) & 0x3F));
-    out[2] = uint8_t(0x80 | ((c >> 6) & 0x3F));
-    out[3] = uint8_t(0x80 | (c & 0x3F));
-    return 4;
   }
 
   binding_tape_buffer *out_ = nullptr;

@@ -3,6 +3,7 @@
 #ifndef SIMDBRIDGE_SRC_PARSER_STATE_H
 #define SIMDBRIDGE_SRC_PARSER_STATE_H
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -88,7 +89,39 @@ struct parser::state {
   bool fit_depth(uint32_t max_depth, size_t size) noexcept;
   /** The input's bytes followed by `padding` readable bytes: in place, or copied. */
   const uint8_t *padded(input in) noexcept;
+  /** tape_open with a slot per level a document of `size` bytes can reach, and the root's. */
+  uint64_t *open_containers(uint32_t max_depth, size_t size) {
+    const size_t levels = std::min<size_t>(max_depth, size) + 1;
+    if (tape_open.size() < levels) { tape_open.resize(std::max(levels, tape_open.size() * 2)); }
+    return tape_open.data();
+  }
 };
+
+namespace internal {
+
+/** A parser's state, for the core's readers that are not its members (msgpack/from_json.cpp). */
+struct parser_internals {
+  static parser::state *state(parser &p) noexcept { return p.state_.get(); }
+};
+
+/** A document's structural index, from simdjson's stage 1, for structural_walk.h. */
+struct structural_index {
+  bool indexed = false;             // false: simdjson refused the input (the scalar parser's to read)
+  const uint8_t *data = nullptr;    // the input, padded
+  const uint32_t *positions = nullptr;
+  size_t count = 0;
+  bool ascii = false;               // every byte of the input is ASCII
+  const uint32_t *escapes = nullptr; // where listed: an all-ASCII input's backslashes (see all_ascii)
+};
+
+/**
+ * Stage 1 over `in` (at least one byte) into `out`. With `list_escapes`, an all-ASCII input's
+ * backslashes are listed, a backslash per 32 bytes at most (past that, escapes are common and
+ * the list is not kept). An error only where memory ran out.
+ */
+error index_structurals(parser::state &st, input in, bool list_escapes, structural_index &out) noexcept;
+
+} // namespace internal
 
 } // namespace simdbridge
 

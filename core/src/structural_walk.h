@@ -81,7 +81,7 @@ simdjson_inline bool atom_at(const uint8_t *p, const char *literal, size_t lengt
  */
 template <typename TapeSink, bool Planned = false> class structural_walk {
 public:
-  structural_walk(const uint8_t *buf, const uint32_t *index, size_t count, binding_tape_buffer *out, uint64_t *open,
+  structural_walk(const uint8_t *buf, const uint32_t *index, size_t count, typename TapeSink::output *out, uint64_t *open,
                   uint8_t *scopes, uint32_t max_depth, const binding_plan::nodes *plan = nullptr,
                   plan_level *levels = nullptr, const uint32_t *escapes = nullptr) noexcept
       : buf_(buf), index_(index), count_(count), out_(out), open_(open), scopes_(scopes), max_depth_(max_depth),
@@ -91,6 +91,8 @@ public:
   bool fits() const noexcept { return sink_.fits(); }
   size_t words() const noexcept { return sink_.words(); }
   size_t strings() const noexcept { return sink_.strings(); }
+  /** The sink as the last document() left it. */
+  const TapeSink &sink() const noexcept { return sink_; }
 
   /** The whole document; false where it refuses (see above). */
   bool document() noexcept {
@@ -264,7 +266,7 @@ private:
   const uint8_t *buf_;
   const uint32_t *index_;
   size_t count_;
-  binding_tape_buffer *out_;
+  typename TapeSink::output *out_;
   uint64_t *open_;
   TapeSink sink_;
   uint8_t *scopes_;

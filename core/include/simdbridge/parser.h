@@ -16,6 +16,10 @@
 
 namespace simdbridge {
 
+namespace internal {
+struct parser_internals; // the core's own sources' way to a parser's state (src/parser_state.h)
+} // namespace internal
+
 struct parser_options {
   /** Arrays and objects may nest this deep; one level more is `error_code::depth_limit`. */
   uint32_t max_depth = SIMDBRIDGE_DEFAULT_MAX_DEPTH;
@@ -165,6 +169,8 @@ public:
   struct state;
 
 private:
+  friend struct internal::parser_internals;
+
   error binding_tape(const input &in, const binding_plan *plan, binding_tape_buffer &out) noexcept;
 
   parser_options options_;

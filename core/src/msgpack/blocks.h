@@ -144,6 +144,13 @@ inline msgpack_output into(std::vector<uint8_t> &out) {
   };
 }
 
+/**
+ * One document's MessagePack through the structural walk alone (from_json.cpp's direct_sink),
+ * for the tests: false where the walk does not take it (json_to_msgpack then reads it from a
+ * binding tape).
+ */
+bool walked_msgpack(parser &p, input in, std::vector<uint8_t> &out);
+
 } // namespace simdbridge::internal
 
 #endif // SIMDBRIDGE_SRC_MSGPACK_BLOCKS_H

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// JSON to MessagePack: each document read onto a binding tape (parser::to_binding_tape: validated, its
-// strings unescaped, its containers' counts known), then sized and written from the tape in two
-// linear passes, with no object built.
+// JSON to MessagePack, with no object built: each document written as MessagePack straight from
+// simdjson's structural index, in one pass (direct_sink, through structural_walk.h), then copied
+// out with its large containers' headers widened. What that walk refuses (a scalar root, a number
+// past 64 bits, a lone surrogate, any error) is read onto a binding tape (parser::to_binding_tape:
+// validated, its strings unescaped, its containers' counts known), then sized and written from
+// the tape in two linear passes; that route also names the errors.
 #include <algorithm>
 #include <charconv>
 #include <memory>
@@ -10,8 +13,11 @@
 #include <cstring>
 #include <string>
 
+#include "../binding_tape_sink.h"
+#include "../parser_entry.h"
 #include "../scalar_parser.h"
 #include "../stream/open_record.h"
+#include "../structural_walk.h"
 #include "blocks.h"
 #include "simdbridge/msgpack.h"
 #include "simdbridge/binding_tape.h"
@@ -84,6 +90,20 @@ inline uint8_t *put_double(uint8_t *p, double d) noexcept {
   uint64_t bits;
   std::memcpy(&bits, &d, 8);
   return put64(p, 0xcb, bits);
+}
+
+inline uint8_t *put_str_header(uint8_t *p, size_t n) noexcept {
+  if (n < 32) {
+    *p = uint8_t(0xa0 | n);
+    return p + 1;
+  }
+  if (n < 256) {
+    p[0] = 0xd9;
+    p[1] = uint8_t(n);
+    return p + 2;
+  }
+  if (n < 65536) { return put16(p, 0xda, uint16_t(n)); }
+  return put32(p, 0xdb, uint32_t(n));
 }
 
 inline uint8_t *put_container(uint8_t *p, uint8_t fix, uint8_t tag16, uint32_t n) noexcept {
@@ -168,17 +188,7 @@ struct tape_document {
       case binding_tape_entry::array: p = put_container(p, 0x90, 0xdc, uint32_t(w1)); break;
       case binding_tape_entry::string: {
         const uint32_t n = uint32_t(w1);
-        if (n < 32) {
-          *p++ = uint8_t(0xa0 | n);
-        } else if (n < 256) {
-          p[0] = 0xd9;
-          p[1] = uint8_t(n);
-          p += 2;
-        } else if (n < 65536) {
-          p = put16(p, 0xda, uint16_t(n));
-        } else {
-          p = put32(p, 0xdb, n);
-        }
+        p = put_str_header(p, n);
         std::memcpy(p, strings + (w1 >> 32), n);
         p += n;
         break;
@@ -221,18 +231,230 @@ template <typename T> struct tape_room {
   bool empty() const noexcept { return size == 0; }
 };
 
+/**
+ * Where the structural walk writes a document's MessagePack (direct_sink): `bytes` with room
+ * for direct_room() bytes, `wide` for direct_wide_room() entries; the input (for "-0").
+ */
+struct direct_output {
+  uint8_t *bytes;
+  uint64_t *wide;
+  const uint8_t *json;
+  size_t json_size;
+};
+
+/**
+ * The bytes direct_sink may write for an input of `size` bytes: no value's MessagePack passes
+ * three times its text (a float64's 9 bytes come from at least 3, a string's header of up to 5
+ * from quotes around at least 65536 bytes, which unescaping never lengthens, a container's
+ * byte from 2), and the last string's 16-byte stores may pass its end by 15.
+ */
+inline size_t direct_room(size_t size) noexcept { return 3 * size + 64; }
+/** The containers of 16 entries or more such an input can hold: each has 15 commas of its own. */
+inline size_t direct_wide_room(size_t structurals) noexcept { return structurals / 15 + 2; }
+
+/**
+ * The structural walk's sink that writes MessagePack as the values come (see structural_walk.h
+ * for the events). A container's header holds its count, which is known only at its end: one
+ * byte is kept for it, a fixmap or fixarray, which most containers are, and those of 16 entries
+ * or more are listed in `wide`, their headers widened as the bytes are copied out (copy_out).
+ */
+class direct_sink {
+public:
+  using output = direct_output;
+
+  direct_sink() = default;
+  /** `open`: one slot per nesting level the walk allows, and one for the root. */
+  direct_sink(direct_output *out, uint64_t *open) noexcept
+      : out_(out), bytes_(out->bytes), p_(out->bytes), wide_(out->wide), top_(open) {}
+
+  /** Where the bytes end, and the wide containers' list. */
+  uint8_t *end() const noexcept { return p_; }
+  uint64_t *wide_end() const noexcept { return wide_; }
+
+  void container_begin(binding_tape_entry kind, uint64_t) noexcept {
+    count_++;
+    *++top_ = (uint64_t(p_ - bytes_) << 32) | count_; // the header's place, and the parent's count
+    count_ = 0;
+    *p_++ = kind == binding_tape_entry::object ? 0x80 : 0x90;
+  }
+
+  void container_end() noexcept {
+    const uint64_t top = *top_--;
+    const size_t at = size_t(top >> 32);
+    if (count_ < 16) {
+      bytes_[at] = uint8_t(bytes_[at] | count_);
+    } else {
+      *wide_++ = (uint64_t(at) << 32) | count_;
+    }
+    count_ = uint32_t(top);
+  }
+
+  /** A string's bytes unescaped after a fixstr's header, moved on for a longer header where it is one. */
+  SIMDBRIDGE_ALWAYS_INLINE bool escaped_string(const uint8_t *src, uint64_t, bool is_key) noexcept {
+    if (!is_key) { count_++; }
+    size_t w = 1;
+    uint32_t high = 0;
+    bool overflow = false;
+    if (!internal::unescape<false, true>(src, p_, 0, w, high, overflow)) { return false; }
+    const size_t n = w - 1;
+    if (n < 32) {
+      *p_ = uint8_t(0xa0 | n);
+      p_ += w;
+      return true;
+    }
+    const size_t header = str_header_size(n);
+    std::memmove(p_ + header, p_ + 1, n);
+    p_ = put_str_header(p_, n) + n;
+    return true;
+  }
+
+  /** A string with no escape, between the quotes at `at` and `end` in the input. */
+  void input_string(uint32_t at, uint32_t end) noexcept {
+    count_++;
+    const size_t n = end - at - 1;
+    const uint8_t *src = out_->json + at + 1;
+    p_ = put_str_header(p_, n);
+#if defined(__SSE2__)
+    if (n <= 16) { // within the input's padding and the room's slack
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(p_), _mm_loadu_si128(reinterpret_cast<const __m128i *>(src)));
+      p_ += n;
+      return;
+    }
+#endif
+    std::memcpy(p_, src, n);
+    p_ += n;
+  }
+
+  void number(binding_tape_entry kind, uint64_t bits, uint64_t offset) noexcept {
+    count_++;
+    if (kind == binding_tape_entry::int64) {
+      p_ = put_int(p_, int64_t(bits));
+    } else if (kind == binding_tape_entry::uint64) {
+      p_ = put64(p_, 0xcf, bits);
+    } else {
+      double d;
+      std::memcpy(&d, &bits, 8);
+      if (negative_zero_integer(d, out_->json, offset, out_->json_size)) {
+        *p_++ = 0;
+      } else {
+        p_ = put_double(p_, d);
+      }
+    }
+  }
+  void boolean(bool b, uint64_t) noexcept {
+    count_++;
+    *p_++ = b ? 0xc3 : 0xc2;
+  }
+  void null(uint64_t) noexcept {
+    count_++;
+    *p_++ = 0xc0;
+  }
+
+private:
+  direct_output *out_ = nullptr;
+  uint8_t *bytes_ = nullptr;
+  uint8_t *p_ = nullptr;
+  uint64_t *wide_ = nullptr;
+  // Per open container, its header's place << 32 | its parent's count; the innermost's own
+  // count is count_ (a register in the walk).
+  uint64_t *top_ = nullptr;
+  uint32_t count_ = 0;
+};
+
+/**
+ * The size of the walk's MessagePack [bytes, end) once the headers of the `wide` containers
+ * [wide, wide_end) are widened.
+ */
+size_t widened_size(const uint8_t *bytes, const uint8_t *end, const uint64_t *wide, const uint64_t *wide_end) noexcept {
+  size_t n = size_t(end - bytes);
+  for (const uint64_t *w = wide; w != wide_end; w++) { n += container_header_size(uint32_t(*w)) - 1; }
+  return n;
+}
+
+/**
+ * Copies the walk's MessagePack to `to` (widened_size() bytes), each wide container's header
+ * written in full in place of its byte. The list is sorted first: containers close (and were
+ * listed) inner first, and the copy goes in the order of the bytes.
+ */
+void copy_out(const uint8_t *bytes, const uint8_t *end, uint64_t *wide, uint64_t *wide_end, uint8_t *to) noexcept {
+  std::sort(wide, wide_end);
+  size_t from = 0;
+  for (const uint64_t *w = wide; w != wide_end; w++) {
+    const size_t at = size_t(*w >> 32);
+    std::memcpy(to, bytes + from, at - from);
+    to += at - from;
+    const bool map = (bytes[at] & 0xF0) == 0x80;
+    to = put_container(to, map ? 0x80 : 0x90, map ? 0xde : 0xdc, uint32_t(*w));
+    from = at + 1;
+  }
+  std::memcpy(to, bytes + from, size_t(end - bytes) - from);
+}
+
 /** One thread's parser and tape, reused from document to document. */
 struct converter {
   parser &p;
   tape_room<uint64_t> words;
   tape_room<uint8_t> strings;
 
+  tape_room<uint8_t> walk_bytes;
+  tape_room<uint64_t> walk_wide;
+
   explicit converter(parser &parser_) : p(parser_) {}
 
-  /** Reads the document `in` onto the tape; its MessagePack's size into `size`. */
+  /**
+   * Reads the document `in`, its MessagePack's size into `size`, for write(): straight from its
+   * structural index where that walk takes it, or else from the tape.
+   */
   error read(input in, size_t &size) {
+    walked = walk(in, size);
+    if (walked) { return {}; }
     if (error e = parse(in); !e.ok()) { return e; }
     return doc.size(size);
+  }
+
+  /** Writes the MessagePack of the document read() last (its size) at `to`. */
+  void write(uint8_t *to) {
+    if (walked) {
+      copy_out(walk_bytes.data.get(), walk_end, walk_wide.data.get(), walk_wide_end, to);
+    } else {
+      doc.write(to);
+    }
+  }
+
+  /**
+   * Writes the document `in` as MessagePack from its structural index (direct_sink), its size
+   * once copied out into `size`. False where the walk refuses it (see structural_walk.h) or the
+   * input is one it does not take: empty, 1 GB or more, or where a limit on its length or on
+   * its strings' may apply; the tape route then reads it, and names its error.
+   */
+  bool walk(input in, size_t &size) {
+    const parser_options &o = p.options();
+    if (in.size == 0 || in.size >= (size_t(1) << 30) || internal::strings_may_pass(o, in.size) ||
+        !internal::length_error(o, 0, in.size).ok()) {
+      return false;
+    }
+    parser::state *st = internal::parser_internals::state(p);
+    bool done = false;
+    const error e = internal::guarded<error>(st, o, in, [&]() -> error {
+      internal::structural_index ix;
+      if (error failed = internal::index_structurals(*st, in, true, ix); !failed.ok() || !ix.indexed) { return failed; }
+      const size_t room = direct_room(in.size), wide_room = direct_wide_room(ix.count);
+      if (walk_bytes.size < room) { walk_bytes.resize(std::max(room, walk_bytes.size * 2)); }
+      if (walk_wide.size < wide_room) { walk_wide.resize(std::max(wide_room, walk_wide.size * 2)); }
+      direct_output out{walk_bytes.data.get(), walk_wide.data.get(), ix.data, in.size};
+      internal::structural_walk<direct_sink> w(ix.data, ix.positions, ix.count, &out,
+                                                st->open_containers(o.max_depth, in.size), st->scopes.data(),
+                                                o.max_depth, nullptr, nullptr, ix.escapes);
+      if (w.document()) {
+        done = true;
+        walk_end = w.sink().end();
+        walk_wide_end = w.sink().wide_end();
+      }
+      return {};
+    });
+    if (!e.ok() || !done) { return false; }
+    size = widened_size(walk_bytes.data.get(), walk_end, walk_wide.data.get(), walk_wide_end);
+    return true;
   }
 
   /**
@@ -263,11 +485,14 @@ struct converter {
     if (error e = read(in, n); !e.ok()) { return e; }
     const size_t at = out.size();
     out.resize(at + n);
-    doc.write(out.data() + at);
+    write(out.data() + at);
     return {};
   }
 
   tape_document doc{};
+  bool walked = false; // read() last took the walk: its bytes end at walk_end
+  uint8_t *walk_end = nullptr;
+  uint64_t *walk_wide_end = nullptr;
 };
 
 inline bool is_space(uint8_t c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -348,6 +573,15 @@ size_t thread_count(const msgpack_options &options, size_t blocks) {
 
 } // namespace
 
+bool internal::walked_msgpack(parser &p, input in, std::vector<uint8_t> &out) {
+  converter c(p);
+  size_t n = 0;
+  if (!(c.walked = c.walk(in, n))) { return false; }
+  out.resize(n);
+  c.write(out.data());
+  return true;
+}
+
 msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &options, std::vector<uint8_t> &out) noexcept {
   out.clear();
   return json_to_msgpack(p, in, options, internal::into(out));
@@ -356,13 +590,13 @@ msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &option
 msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &options, const msgpack_output &output) noexcept {
   if (!in.well_formed()) { return {{error_code::invalid_argument, 0}, 0}; }
   try {
-    if (!options.ndjson) { // sized first, then written straight into the caller's memory
+    if (!options.ndjson) { // sized first, then written into the caller's memory
       converter c(p);
       size_t n = 0;
       if (error e = c.read(in, n); !e.ok()) { return {e, 1}; }
       uint8_t *to = output(n);
       if (to == nullptr) { return {{error_code::out_of_memory, 0}, 1}; }
-      c.doc.write(to);
+      c.write(to);
       return {};
     }
     std::vector<internal::msgpack_block> blocks;

@@ -12,6 +12,7 @@
 
 #include <simdjson.h>
 
+#include "msgpack/blocks.h"
 #include "simdbridge/msgpack.h"
 #include "test_support.h"
 
@@ -121,6 +122,73 @@ TEST(JsonToMsgpack, StringsAndContainersTakeTheSmallestHeader) {
   EXPECT_EQ(hex(packed(object + "}")).substr(0, 8), "de0010a1");
   EXPECT_EQ(hex(packed(R"({"a":[1,2.5],"b":{"c":true,"d":false,"e":null},"é":"\u00e9\n"})")),
             "83a16192" "01" "cb4004000000000000" "a16283a163c3a164c2a165c0" "a2c3a9" "a3c3a90a");
+}
+
+/**
+ * `json`'s MessagePack from the structural walk (expected to take it), and from the binding tape:
+ * a parser whose string length limit is just under the document's takes the tape route for it,
+ * and no string of the document can reach that limit.
+ */
+void expect_walk_writes_the_tapes_bytes(std::string json, const std::string &what) {
+  json.resize(std::max<size_t>(json.size(), 4), ' '); // room for a limit of at least 1
+  parser walking;
+  std::vector<uint8_t> walked, taped;
+  ASSERT_TRUE(internal::walked_msgpack(walking, input::copy_of(json), walked)) << what;
+  parser_options limited;
+  limited.max_string_length = json.size() - 3;
+  parser taping(limited);
+  const msgpack_error e = json_to_msgpack(taping, input::copy_of(json), {}, taped);
+  ASSERT_TRUE(e.ok()) << what << ": " << e.e.message();
+  EXPECT_EQ(hex(std::string(walked.begin(), walked.end())), hex(std::string(taped.begin(), taped.end()))) << what;
+}
+
+TEST(JsonToMsgpack, TheStructuralWalkWritesWhatTheTapeWrites) {
+  const auto str = [](size_t n, const std::string &unit) {
+    std::string s = "\"";
+    while (s.size() < n + 1) { s += unit; }
+    return s + "\"";
+  };
+  const auto array = [](size_t n, const std::string &element) {
+    std::string s = "[";
+    for (size_t i = 0; i < n; i++) { s += (i ? "," : "") + element; }
+    return s + "]";
+  };
+  const auto object = [](size_t n, const std::string &value) {
+    std::string s = "{";
+    for (size_t i = 0; i < n; i++) { s += (i ? ",\"" : "\"") + std::to_string(i) + "\":" + value; }
+    return s + "}";
+  };
+  // Headers at each size boundary: strings as they are and with escapes (unescaped after a
+  // fixstr's header, then moved on), containers wide and nested in wide ones.
+  for (size_t n : {0, 1, 15, 16, 17, 31, 32, 33, 255, 256, 257, 65535, 65536, 65537}) {
+    expect_walk_writes_the_tapes_bytes("[" + str(n, "x") + "]", "string of " + std::to_string(n));
+    expect_walk_writes_the_tapes_bytes("[" + str(n, "\\n") + "," + str(n, "\\u00e9y") + "]", "escaped " + std::to_string(n));
+    expect_walk_writes_the_tapes_bytes("{" + str(n, "\\\"") + ":" + str(n, "é") + "}", "key and UTF-8 " + std::to_string(n));
+    expect_walk_writes_the_tapes_bytes(array(n, "0"), "array of " + std::to_string(n));
+    expect_walk_writes_the_tapes_bytes(object(n, "[]"), "object of " + std::to_string(n));
+  }
+  expect_walk_writes_the_tapes_bytes(array(17, array(16, object(3, array(20, "1.5")))), "wide in wide");
+  expect_walk_writes_the_tapes_bytes(array(3, object(70000, "{}")), "wider than 65535");
+  // MessagePack at its largest for the text: 9 bytes for each 3-byte float.
+  expect_walk_writes_the_tapes_bytes(array(1000, "1e1"), "floats");
+  expect_walk_writes_the_tapes_bytes(object(1000, "1e1"), "floats in an object");
+  expect_walk_writes_the_tapes_bytes(R"([-0,-0.0,0,-1,-33,127,128,255,256,65535,65536,4294967295,4294967296,)"
+                                     R"(-2147483649,9223372036854775807,18446744073709551615,-9223372036854775808,)"
+                                     R"(1e308,-1e-308,0.1,true,false,null,"",{},[]])",
+                                     "every scalar");
+  size_t files = 0;
+  for (const std::string &path : test::list_files(test::data_directory() + "/jsonexamples", ".json")) {
+    expect_walk_writes_the_tapes_bytes(test::read_file(path), test::base_name(path));
+    files++;
+  }
+  EXPECT_GE(files, 20u);
+  // What the walk leaves to the tape: a scalar root, a number past 64 bits, a lone surrogate,
+  // an error.
+  parser p;
+  std::vector<uint8_t> out;
+  for (const char *json : {"\"x\"", "[123456789012345678901234567890]", R"(["\ud800"])", "[1,]", "{\"a\" 1}"}) {
+    EXPECT_FALSE(internal::walked_msgpack(p, input::copy_of(std::string(json)), out)) << json;
+  }
 }
 
 TEST(JsonToMsgpack, DuplicateKeysAreKeptInOrder) {
