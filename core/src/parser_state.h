@@ -56,6 +56,15 @@ inline error length_error(const parser_options &options, size_t begin, size_t en
 bool reserve_depth(simdjson::dom::parser &dom, size_t depth, size_t limit) noexcept;
 } // namespace internal
 
+namespace internal {
+/** What json_to_msgpack keeps in a parser from call to call (defined in msgpack/from_json.cpp). */
+struct msgpack_workspace;
+void destroy(msgpack_workspace *w) noexcept;
+struct msgpack_workspace_deleter {
+  void operator()(msgpack_workspace *w) const noexcept { destroy(w); }
+};
+} // namespace internal
+
 struct parser::state {
   simdjson::dom::parser dom;
   /** simdjson's DOM counts a scalar in the innermost container as one more level: a document
@@ -76,6 +85,8 @@ struct parser::state {
   std::vector<internal::plan_level> plan_levels;
   /** to_binding_tape() with strings_in_input: the input's backslashes (all_ascii), grown to the largest list. */
   std::vector<uint32_t> escapes;
+  /** json_to_msgpack's converters and blocks, kept with their buffers for the next call. */
+  std::unique_ptr<internal::msgpack_workspace, internal::msgpack_workspace_deleter> msgpack;
   /** dom.doc holds a document that document_parse() kept (any other parse clears it). */
   bool document_kept = false;
 

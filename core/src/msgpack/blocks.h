@@ -102,7 +102,6 @@ template <typename Blocks> msgpack_error hand_over(Blocks &blocks, const msgpack
   for (msgpack_block &b : blocks) {
     if (!b.out.empty()) { std::memcpy(to, b.out.data(), b.out.size()); }
     to += b.out.size();
-    output_bytes().swap(b.out);
   }
   return {};
 }

@@ -392,14 +392,14 @@ void copy_out(const uint8_t *bytes, const uint8_t *end, uint64_t *wide, uint64_t
 
 /** One thread's parser and tape, reused from document to document. */
 struct converter {
-  parser &p;
+  parser *p; // the calling thread's, or one a pool keeps for its other threads
   tape_room<uint64_t> words;
   tape_room<uint8_t> strings;
 
   tape_room<uint8_t> walk_bytes;
   tape_room<uint64_t> walk_wide;
 
-  explicit converter(parser &parser_) : p(parser_) {}
+  explicit converter(parser &parser_) : p(&parser_) {}
 
   /**
    * Reads the document `in`, its MessagePack's size into `size`, for write(): straight from its
@@ -428,12 +428,12 @@ struct converter {
    * its strings' may apply; the tape route then reads it, and names its error.
    */
   bool walk(input in, size_t &size) {
-    const parser_options &o = p.options();
+    const parser_options &o = p->options();
     if (in.size == 0 || in.size >= (size_t(1) << 30) || internal::strings_may_pass(o, in.size) ||
         !internal::length_error(o, 0, in.size).ok()) {
       return false;
     }
-    parser::state *st = internal::parser_internals::state(p);
+    parser::state *st = internal::parser_internals::state(*p);
     bool done = false;
     const error e = internal::guarded<error>(st, o, in, [&]() -> error {
       internal::structural_index ix;
@@ -467,12 +467,12 @@ struct converter {
       strings.resize(std::max<size_t>(64, in.size + 16));
     }
     binding_tape_buffer tape{words.data.get(), words.size, strings.data.get(), strings.size};
-    error e = p.to_binding_tape(in, tape);
+    error e = p->to_binding_tape(in, tape);
     if (e.code == error_code::output_too_small) {
       if (tape.words_used + 16 > words.size) { words.resize(tape.words_used + 16); }
       if (tape.strings_used + 16 > strings.size) { strings.resize(tape.strings_used + 16); }
       tape = binding_tape_buffer{words.data.get(), words.size, strings.data.get(), strings.size};
-      e = p.to_binding_tape(in, tape);
+      e = p->to_binding_tape(in, tape);
     }
     if (!e.ok()) { return e; }
     doc = tape_document{words.data.get(), tape.words_used, strings.data.get(), in.data, in.size};
@@ -545,16 +545,40 @@ void line_blocks(input in, size_t size, std::vector<internal::msgpack_block> &bl
 struct converter_pool {
   std::vector<std::unique_ptr<parser>> parsers; // [0] stays empty: the calling thread's is p
   std::vector<std::unique_ptr<converter>> converters;
+  size_t threads = 0; // of converters, those in use
 
-  converter_pool(parser &p, size_t threads) : parsers(threads), converters(threads) {
-    converters[0] = std::make_unique<converter>(p);
-    for (size_t t = 1; t < threads; t++) {
-      parsers[t] = std::make_unique<parser>(p.options());
-      converters[t] = std::make_unique<converter>(*parsers[t]);
+  converter_pool() = default;
+  converter_pool(parser &p, size_t threads_) { fit(p, threads_); }
+
+  /**
+   * Ready for `threads_` threads, the first on `p`, each other on a parser of its own with p's
+   * options; the parsers and converters of a call before are kept, with their buffers.
+   */
+  void fit(parser &p, size_t threads_) {
+    if (converters.size() < threads_) {
+      parsers.resize(threads_);
+      converters.resize(threads_);
     }
+    for (size_t t = 0; t < threads_; t++) {
+      parser *on = &p;
+      if (t > 0) {
+        if (!parsers[t]) {
+          parsers[t] = std::make_unique<parser>(p.options());
+        } else if (!parsers[t]->set_options(p.options()).ok()) {
+          throw std::bad_alloc();
+        }
+        on = parsers[t].get();
+      }
+      if (!converters[t]) {
+        converters[t] = std::make_unique<converter>(*on);
+      } else {
+        converters[t]->p = on;
+      }
+    }
+    threads = threads_;
   }
 
-  /** The lines of `blocks` (cut from `in`) converted on up to as many threads as converters. */
+  /** The lines of `blocks` (cut from `in`) converted on up to `threads` threads. */
   void convert(input in, std::vector<internal::msgpack_block> &blocks) {
     const auto convert_block = [&](internal::msgpack_block &b, unsigned worker) {
       try {
@@ -563,12 +587,55 @@ struct converter_pool {
         b.failure = {{error_code::out_of_memory, b.begin}, b.documents + 1};
       }
     };
-    internal::convert_blocks(blocks, unsigned(converters.size()), nullptr, convert_block);
+    internal::convert_blocks(blocks, unsigned(threads), nullptr, convert_block);
+  }
+
+  /** The bytes of buffer the converters keep. */
+  size_t kept() const noexcept {
+    size_t n = 0;
+    for (const auto &c : converters) {
+      if (c) { n += c->walk_bytes.size + 8 * (c->walk_wide.size + c->words.size) + c->strings.size; }
+    }
+    return n;
   }
 };
 
 size_t thread_count(const msgpack_options &options, size_t blocks) {
   return std::min<size_t>(std::max(1u, options.threads), std::max<size_t>(blocks, 1));
+}
+
+} // namespace
+
+/**
+ * What json_to_msgpack keeps in a parser from call to call (parser::state::msgpack): its
+ * converters and blocks, whose buffers would otherwise be allocated afresh each call, and their
+ * pages faulted in again (on GH Archive's 17.8 MB, about 8,500 page faults a call on one thread,
+ * half its time). Up to kept_at_most: past it, they are freed once the call is done.
+ */
+struct internal::msgpack_workspace {
+  static constexpr size_t kept_at_most = size_t(64) << 20;
+
+  converter_pool pool;
+  std::vector<internal::msgpack_block> blocks;
+
+  /** Frees the buffers where they keep more than kept_at_most. */
+  void trim() noexcept {
+    size_t n = pool.kept();
+    for (const internal::msgpack_block &b : blocks) { n += b.out.capacity(); }
+    if (n > kept_at_most) { *this = {}; }
+  }
+};
+
+void internal::destroy(msgpack_workspace *w) noexcept { delete w; }
+
+namespace {
+
+/** The parser's workspace, made on first use. */
+internal::msgpack_workspace &workspace(parser &p) {
+  parser::state *st = internal::parser_internals::state(p);
+  if (st == nullptr) { throw std::bad_alloc(); }
+  if (!st->msgpack) { st->msgpack.reset(new internal::msgpack_workspace()); }
+  return *st->msgpack;
 }
 
 } // namespace
@@ -590,20 +657,28 @@ msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &option
 msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &options, const msgpack_output &output) noexcept {
   if (!in.well_formed()) { return {{error_code::invalid_argument, 0}, 0}; }
   try {
+    internal::msgpack_workspace &w = workspace(p);
+    msgpack_error result;
     if (!options.ndjson) { // sized first, then written into the caller's memory
-      converter c(p);
+      w.pool.fit(p, 1);
+      converter &c = *w.pool.converters[0];
       size_t n = 0;
-      if (error e = c.read(in, n); !e.ok()) { return {e, 1}; }
-      uint8_t *to = output(n);
-      if (to == nullptr) { return {{error_code::out_of_memory, 0}, 1}; }
-      c.write(to);
-      return {};
+      uint8_t *to = nullptr;
+      if (error e = c.read(in, n); !e.ok()) {
+        result = {e, 1};
+      } else if ((to = output(n)) == nullptr) {
+        result = {{error_code::out_of_memory, 0}, 1};
+      } else {
+        c.write(to);
+      }
+    } else {
+      line_blocks(in, options.block_size, w.blocks);
+      w.pool.fit(p, thread_count(options, w.blocks.size()));
+      w.pool.convert(in, w.blocks);
+      result = internal::hand_over(w.blocks, &output);
     }
-    std::vector<internal::msgpack_block> blocks;
-    line_blocks(in, options.block_size, blocks);
-    converter_pool pool(p, thread_count(options, blocks.size()));
-    pool.convert(in, blocks);
-    return internal::hand_over(blocks, &output);
+    w.trim();
+    return result;
   } catch (const std::bad_alloc &) {
     return {{error_code::out_of_memory, 0}, 0};
   }

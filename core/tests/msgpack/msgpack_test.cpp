@@ -249,6 +249,39 @@ TEST(JsonToMsgpack, NdjsonIsAValuePerLineOnAnyNumberOfThreads) {
   }
 }
 
+TEST(JsonToMsgpack, AParserUsedAgainGivesEachCallItsOwnBytesThreadsAndLimits) {
+  // The parser keeps its converters, their parsers and buffers between calls: each call must
+  // still be its own, on as many threads as it asks, under the limits set since.
+  std::string ndjson, expected;
+  for (int i = 0; i < 500; i++) {
+    const std::string line = "{\"i\":" + std::to_string(i) + ",\"a\":[[[[[\"" + std::string(size_t(i % 50), 'z') + "\"]]]]]}";
+    ndjson += line + "\n";
+    expected += packed(line);
+  }
+  // Six levels deep: under a limit of five, every thread refuses its lines, the first in order.
+  parser_options shallow;
+  shallow.max_depth = 5;
+  parser p(shallow);
+  std::vector<uint8_t> out;
+  msgpack_options o;
+  o.ndjson = true;
+  o.block_size = 256;
+  o.threads = 3;
+  const msgpack_error e = json_to_msgpack(p, input::copy_of(ndjson), o, out);
+  EXPECT_EQ(e.e.code, error_code::depth_limit);
+  EXPECT_EQ(e.document, 1u);
+  EXPECT_TRUE(out.empty());
+  // The default limit again: the threads' parsers take it too (kept at five, they would refuse).
+  ASSERT_TRUE(p.set_options({}).ok());
+  for (unsigned threads : {3u, 1u, 2u, 3u}) {
+    o.threads = threads;
+    ASSERT_TRUE(json_to_msgpack(p, input::copy_of(ndjson), o, out).ok()) << threads;
+    EXPECT_EQ(std::string(out.begin(), out.end()), expected) << threads << " threads";
+    ASSERT_TRUE(json_to_msgpack(p, input::copy_of(R"({"one":[1,2]})"), {}, out).ok());
+    EXPECT_EQ(hex(std::string(out.begin(), out.end())), "81a36f6e65920102");
+  }
+}
+
 TEST(MsgpackToJson, EveryKindOfValue) {
   EXPECT_EQ(unpacked(from_hex("c0")), "null");
   EXPECT_EQ(unpacked(from_hex("c3")), "true");
