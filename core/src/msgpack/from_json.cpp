@@ -675,7 +675,7 @@ msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &option
       line_blocks(in, options.block_size, w.blocks);
       w.pool.fit(p, thread_count(options, w.blocks.size()));
       w.pool.convert(in, w.blocks);
-      result = internal::hand_over(w.blocks, &output);
+      result = internal::hand_over(w.blocks, &output, unsigned(w.pool.threads));
     }
     w.trim();
     return result;

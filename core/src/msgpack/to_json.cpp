@@ -532,7 +532,7 @@ msgpack_error convert_stream(input in, const msgpack_options &options, const msg
   for (std::thread &t : pool) { t.join(); }
   // Where the skim found a broken value, the blocks before it were converted for an earlier
   // error only: their output is dropped.
-  const msgpack_error e = internal::hand_over(blocks, skimmed.ok() ? &output : nullptr);
+  const msgpack_error e = internal::hand_over(blocks, skimmed.ok() ? &output : nullptr, std::max(1u, options.threads));
   if (!e.ok()) { return e; }
   return skimmed;
 }

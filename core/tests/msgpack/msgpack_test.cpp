@@ -282,6 +282,37 @@ TEST(JsonToMsgpack, AParserUsedAgainGivesEachCallItsOwnBytesThreadsAndLimits) {
   }
 }
 
+TEST(JsonToMsgpack, AnOutputPastFourMegabytesIsCopiedOutOnTheThreadsInOrder) {
+  // Past 4 MB, the blocks' outputs are copied into the caller's memory on the threads asked
+  // for, in runs of blocks: the bytes must be those of one thread, both ways.
+  std::string ndjson;
+  for (int i = 0; i < 60000; i++) {
+    ndjson += "{\"i\":" + std::to_string(i) + ",\"s\":\"" + std::string(size_t(40 + i % 61), char('a' + i % 26)) + "\"}\n";
+  }
+  ASSERT_GT(ndjson.size(), size_t(5) << 20);
+  parser p;
+  msgpack_options o;
+  o.ndjson = true;
+  o.threads = 1;
+  std::vector<uint8_t> one, many, text_one, text_many;
+  ASSERT_TRUE(json_to_msgpack(p, input::copy_of(ndjson), o, one).ok());
+  msgpack_options back;
+  back.stream = true;
+  back.threads = 1;
+  ASSERT_TRUE(msgpack_to_json(input::copy_of(one.data(), one.size()), back, text_one).ok());
+  EXPECT_EQ(std::string(text_one.begin(), text_one.end()), ndjson);
+  for (unsigned threads : {2u, 3u, 7u}) {
+    for (size_t block : {size_t(1) << 16, size_t(1) << 20}) {
+      o.threads = back.threads = threads;
+      o.block_size = back.block_size = block;
+      ASSERT_TRUE(json_to_msgpack(p, input::copy_of(ndjson), o, many).ok());
+      EXPECT_TRUE(many == one) << threads << " threads, blocks of " << block;
+      ASSERT_TRUE(msgpack_to_json(input::copy_of(one.data(), one.size()), back, text_many).ok());
+      EXPECT_TRUE(text_many == text_one) << threads << " threads, blocks of " << block;
+    }
+  }
+}
+
 TEST(MsgpackToJson, EveryKindOfValue) {
   EXPECT_EQ(unpacked(from_hex("c0")), "null");
   EXPECT_EQ(unpacked(from_hex("c3")), "true");
