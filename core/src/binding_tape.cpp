@@ -128,10 +128,12 @@ error parser::binding_tape(const input &in, const binding_plan *plan, binding_ta
                                                   options_.max_depth, nullptr, nullptr, ix.escapes);
         return fast.document() && checked(fast);
       };
+      using internal::sink_type;
       const bool walked =
-          ix.ascii
-              ? (roomy ? walk(internal::sink_type<internal::unchecked_ascii_binding_tape_sink>{}) : walk(internal::sink_type<internal::ascii_binding_tape_sink>{}))
-              : (roomy ? walk(internal::sink_type<internal::unchecked_binding_tape_sink>{}) : walk(internal::sink_type<internal::binding_tape_sink>{}));
+          ix.ascii ? (roomy ? walk(sink_type<internal::unchecked_ascii_binding_tape_sink>{})
+                            : walk(sink_type<internal::ascii_binding_tape_sink>{}))
+                   : (roomy ? walk(sink_type<internal::unchecked_binding_tape_sink>{})
+                            : walk(sink_type<internal::binding_tape_sink>{}));
       if (walked) { return result; }
     }
     // Refused (a scalar root, a number past 64 bits, a lone surrogate, an error): the scalar

@@ -2,6 +2,7 @@
 // The binding tape's fast path: simdjson's stage 1 (the SIMD scan that validates UTF-8 and finds
 // every structural character, quote and scalar), then one pass over its structural index that
 // checks the grammar and writes the binding tape straight away, with each value's byte offset.
+// The same walk writes MessagePack through a sink of its own (msgpack/from_json.cpp).
 //
 // It takes the place of simdjson's stage 2 for this one output: simdjson's DOM parse writes its
 // own tape, which would then be walked again to write ours, and the On Demand walk costs more
@@ -71,18 +72,18 @@ simdjson_inline bool atom_at(const uint8_t *p, const char *literal, size_t lengt
 }
 
 /**
- * Writes the binding tape of the document in `buf` (padded) into `out` from its structural index
- * `index` (`count` positions, from stage 1); `open` is the sink's stack of open containers. The
- * sink is made inside the walk and held by value, so that its counters stay in registers (behind
- * a reference they were reloaded after every word it stored: the words are 64-bit integers, as
- * its counters are). `scopes` holds one byte per level up to `max_depth` + 1; with `Planned`,
+ * Writes the document in `buf` (padded) through TapeSink into `out` (TapeSink::output: the
+ * binding tape, or MessagePack's room) from its structural index `index` (`count` positions,
+ * from stage 1); `open` is the sink's stack of open containers. The sink is made inside the
+ * walk and held by value, so that its counters stay in registers (behind a reference they were
+ * reloaded after every word it stored: the words are 64-bit integers, as its counters are). `scopes` holds one byte per level up to `max_depth` + 1; with `Planned`,
  * `plan` is followed and `levels` holds a slot per level as well. With `escapes` (an all-ASCII
  * input's backslashes, see all_ascii), string values with none are left in the input.
  */
 template <typename TapeSink, bool Planned = false> class structural_walk {
 public:
-  structural_walk(const uint8_t *buf, const uint32_t *index, size_t count, typename TapeSink::output *out, uint64_t *open,
-                  uint8_t *scopes, uint32_t max_depth, const binding_plan::nodes *plan = nullptr,
+  structural_walk(const uint8_t *buf, const uint32_t *index, size_t count, typename TapeSink::output *out,
+                  uint64_t *open, uint8_t *scopes, uint32_t max_depth, const binding_plan::nodes *plan = nullptr,
                   plan_level *levels = nullptr, const uint32_t *escapes = nullptr) noexcept
       : buf_(buf), index_(index), count_(count), out_(out), open_(open), scopes_(scopes), max_depth_(max_depth),
         plan_(plan), levels_(levels), escapes_(escapes) {}

@@ -161,11 +161,12 @@ TEST(JsonToMsgpack, TheStructuralWalkWritesWhatTheTapeWrites) {
   // Headers at each size boundary: strings as they are and with escapes (unescaped after a
   // fixstr's header, then moved on), containers wide and nested in wide ones.
   for (size_t n : {0, 1, 15, 16, 17, 31, 32, 33, 255, 256, 257, 65535, 65536, 65537}) {
-    expect_walk_writes_the_tapes_bytes("[" + str(n, "x") + "]", "string of " + std::to_string(n));
-    expect_walk_writes_the_tapes_bytes("[" + str(n, "\\n") + "," + str(n, "\\u00e9y") + "]", "escaped " + std::to_string(n));
-    expect_walk_writes_the_tapes_bytes("{" + str(n, "\\\"") + ":" + str(n, "é") + "}", "key and UTF-8 " + std::to_string(n));
-    expect_walk_writes_the_tapes_bytes(array(n, "0"), "array of " + std::to_string(n));
-    expect_walk_writes_the_tapes_bytes(object(n, "[]"), "object of " + std::to_string(n));
+    const std::string size = std::to_string(n);
+    expect_walk_writes_the_tapes_bytes("[" + str(n, "x") + "]", "string of " + size);
+    expect_walk_writes_the_tapes_bytes("[" + str(n, "\\n") + "," + str(n, "\\u00e9y") + "]", "escaped " + size);
+    expect_walk_writes_the_tapes_bytes("{" + str(n, "\\\"") + ":" + str(n, "é") + "}", "key and UTF-8 " + size);
+    expect_walk_writes_the_tapes_bytes(array(n, "0"), "array of " + size);
+    expect_walk_writes_the_tapes_bytes(object(n, "[]"), "object of " + size);
   }
   expect_walk_writes_the_tapes_bytes(array(17, array(16, object(3, array(20, "1.5")))), "wide in wide");
   expect_walk_writes_the_tapes_bytes(array(3, object(70000, "{}")), "wider than 65535");
@@ -254,7 +255,8 @@ TEST(JsonToMsgpack, AParserUsedAgainGivesEachCallItsOwnBytesThreadsAndLimits) {
   // still be its own, on as many threads as it asks, under the limits set since.
   std::string ndjson, expected;
   for (int i = 0; i < 500; i++) {
-    const std::string line = "{\"i\":" + std::to_string(i) + ",\"a\":[[[[[\"" + std::string(size_t(i % 50), 'z') + "\"]]]]]}";
+    const std::string line =
+        "{\"i\":" + std::to_string(i) + ",\"a\":[[[[[\"" + std::string(size_t(i % 50), 'z') + "\"]]]]]}";
     ndjson += line + "\n";
     expected += packed(line);
   }
@@ -287,7 +289,8 @@ TEST(JsonToMsgpack, AnOutputPastFourMegabytesIsCopiedOutOnTheThreadsInOrder) {
   // for, in runs of blocks: the bytes must be those of one thread, both ways.
   std::string ndjson;
   for (int i = 0; i < 60000; i++) {
-    ndjson += "{\"i\":" + std::to_string(i) + ",\"s\":\"" + std::string(size_t(40 + i % 61), char('a' + i % 26)) + "\"}\n";
+    const std::string text(size_t(40 + i % 61), char('a' + i % 26));
+    ndjson += "{\"i\":" + std::to_string(i) + ",\"s\":\"" + text + "\"}\n";
   }
   ASSERT_GT(ndjson.size(), size_t(5) << 20);
   parser p;
