@@ -48,10 +48,10 @@ error index_structurals(parser::state &st, input in, bool list_escapes, structur
   out.count = dom.implementation->n_structural_indexes;
   if (list_escapes && in.size < UINT32_MAX) { // offsets below the list's end mark
     const size_t most = in.size / 32 + 8;
-    if (st.escapes.size() < most + 1) { st.escapes.resize(std::max(most + 1, st.escapes.size() * 2)); }
+    uint32_t *const escapes = with_slots(st.escapes, most + 1);
     bool listed = false;
-    out.ascii = all_ascii(out.data, in.size, st.escapes.data(), most, listed);
-    if (out.ascii && listed) { out.escapes = st.escapes.data(); }
+    out.ascii = all_ascii(out.data, in.size, escapes, most, listed);
+    if (out.ascii && listed) { out.escapes = escapes; }
   } else {
     out.ascii = all_ascii(out.data, in.size);
   }
@@ -70,17 +70,16 @@ error parser::binding_tape(const input &in, const binding_plan *plan, binding_ta
   out.planned = false;
   return internal::guarded<error>(state_.get(), options_, in, [&]() -> error {
     if (error e = internal::length_error(options_, 0, in.size); !e.ok()) { return e; }
-    uint64_t *const open = state_->open_containers(options_.max_depth, in.size);
-    const size_t levels = std::min<size_t>(options_.max_depth, in.size) + 1;
+    const size_t levels = internal::walk_levels(options_.max_depth, in.size);
+    uint64_t *const open = internal::with_slots(state_->tape_open, levels);
     // A plan takes the keys it checks off the tape, where max_string_length could not see them:
     // with a name past that limit, it is not followed (the walk without it names the key).
     const binding_plan::nodes *nodes = plan != nullptr ? &plan->internals() : nullptr;
     if (nodes != nullptr && options_.max_string_length != 0 && nodes->longest_name > options_.max_string_length) {
       nodes = nullptr;
     }
-    if (nodes != nullptr && state_->plan_levels.size() < levels) {
-      state_->plan_levels.resize(std::max(levels, state_->plan_levels.size() * 2));
-    }
+    internal::plan_level *const plan_levels =
+        nodes != nullptr ? internal::with_slots(state_->plan_levels, levels) : nullptr;
     internal::binding_tape_sink sink(&out, open);
     const auto finish = [&out](const auto &s) -> error { // s: a sink, or the walk that held one
       out.words_used = s.words();
@@ -117,7 +116,7 @@ error parser::binding_tape(const input &in, const binding_plan *plan, binding_ta
         if (nodes != nullptr) {
           internal::structural_walk<walk_sink, true> planned(ix.data, ix.positions, ix.count, &out, open,
                                                              state_->scopes.data(),
-                                                             options_.max_depth, nodes, state_->plan_levels.data(),
+                                                             options_.max_depth, nodes, plan_levels,
                                                              ix.escapes);
           if (planned.document() && checked(planned)) {
             out.planned = true;

@@ -54,9 +54,16 @@ inline error length_error(const parser_options &options, size_t begin, size_t en
  * by a parser's limit: a limit of 2^31 costs nothing until a document goes that deep.
  */
 bool reserve_depth(simdjson::dom::parser &dom, size_t depth, size_t limit) noexcept;
-} // namespace internal
 
-namespace internal {
+/** The per-level slots a walk needs for a document of `size` bytes: one per level it can reach, and the root's. */
+inline size_t walk_levels(uint32_t max_depth, size_t size) noexcept { return std::min<size_t>(max_depth, size) + 1; }
+
+/** `slots` holding at least `n` (grown to twice its size at least), its first. */
+template <typename T> T *with_slots(std::vector<T> &slots, size_t n) {
+  if (slots.size() < n) { slots.resize(std::max(n, slots.size() * 2)); }
+  return slots.data();
+}
+
 /** What json_to_msgpack keeps in a parser from call to call (defined in msgpack/from_json.cpp). */
 struct msgpack_workspace;
 void destroy(msgpack_workspace *w) noexcept;
@@ -100,12 +107,6 @@ struct parser::state {
   bool fit_depth(uint32_t max_depth, size_t size) noexcept;
   /** The input's bytes followed by `padding` readable bytes: in place, or copied. */
   const uint8_t *padded(input in) noexcept;
-  /** tape_open with a slot per level a document of `size` bytes can reach, and the root's. */
-  uint64_t *open_containers(uint32_t max_depth, size_t size) {
-    const size_t levels = std::min<size_t>(max_depth, size) + 1;
-    if (tape_open.size() < levels) { tape_open.resize(std::max(levels, tape_open.size() * 2)); }
-    return tape_open.data();
-  }
 };
 
 namespace internal {

@@ -76,9 +76,10 @@ simdjson_inline bool atom_at(const uint8_t *p, const char *literal, size_t lengt
  * binding tape, or MessagePack's room) from its structural index `index` (`count` positions,
  * from stage 1); `open` is the sink's stack of open containers. The sink is made inside the
  * walk and held by value, so that its counters stay in registers (behind a reference they were
- * reloaded after every word it stored: the words are 64-bit integers, as its counters are). `scopes` holds one byte per level up to `max_depth` + 1; with `Planned`,
- * `plan` is followed and `levels` holds a slot per level as well. With `escapes` (an all-ASCII
- * input's backslashes, see all_ascii), string values with none are left in the input.
+ * reloaded after every word it stored: the words are 64-bit integers, as its counters are).
+ * `scopes` holds one byte per level up to `max_depth` + 1; with `Planned`, `plan` is followed
+ * and `levels` holds a slot per level as well. With `escapes` (an all-ASCII input's
+ * backslashes, see all_ascii), string values with none are left in the input.
  */
 template <typename TapeSink, bool Planned = false> class structural_walk {
 public:

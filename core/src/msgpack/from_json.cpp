@@ -297,13 +297,7 @@ public:
     bool overflow = false;
     if (!internal::unescape<false, true>(src, p_, 0, w, high, overflow)) { return false; }
     const size_t n = w - 1;
-    if (n < 32) {
-      *p_ = uint8_t(0xa0 | n);
-      p_ += w;
-      return true;
-    }
-    const size_t header = str_header_size(n);
-    std::memmove(p_ + header, p_ + 1, n);
+    if (n >= 32) { std::memmove(p_ + str_header_size(n), p_ + 1, n); }
     p_ = put_str_header(p_, n) + n;
     return true;
   }
@@ -424,8 +418,9 @@ struct converter {
   /**
    * Writes the document `in` as MessagePack from its structural index (direct_sink), its size
    * once copied out into `size`. False where the walk refuses it (see structural_walk.h) or the
-   * input is one it does not take: empty, 1 GB or more, or where a limit on its length or on
-   * its strings' may apply; the tape route then reads it, and names its error.
+   * input is one it does not take: empty; 1 GB or more (the sink keeps its places in 32 bits,
+   * and 3 GB of MessagePack fits them); or where a limit on its length or on its strings' may
+   * apply. The tape route then reads it, and names its error.
    */
   bool walk(input in, size_t &size) {
     const parser_options &o = p->options();
@@ -442,8 +437,8 @@ struct converter {
       if (walk_bytes.size < room) { walk_bytes.resize(std::max(room, walk_bytes.size * 2)); }
       if (walk_wide.size < wide_room) { walk_wide.resize(std::max(wide_room, walk_wide.size * 2)); }
       direct_output out{walk_bytes.data.get(), walk_wide.data.get(), ix.data, in.size};
-      internal::structural_walk<direct_sink> w(ix.data, ix.positions, ix.count, &out,
-                                                st->open_containers(o.max_depth, in.size), st->scopes.data(),
+      uint64_t *const open = internal::with_slots(st->tape_open, internal::walk_levels(o.max_depth, in.size));
+      internal::structural_walk<direct_sink> w(ix.data, ix.positions, ix.count, &out, open, st->scopes.data(),
                                                 o.max_depth, nullptr, nullptr, ix.escapes);
       if (w.document()) {
         done = true;
