@@ -325,18 +325,39 @@ void simdbridge_noop(void) {}
 
 namespace {
 
-/** A conversion's result, kept per thread, copied out where it fits (else its size is told). */
-int32_t hand_over(const simdbridge::msgpack_error &e, const std::vector<uint8_t> &result, uint8_t *out,
-                  size_t out_capacity, uint64_t *status_out) {
-  status_out[SIMDBRIDGE_MSGPACK_STATUS_SIZE] = 0;
-  status_out[SIMDBRIDGE_MSGPACK_STATUS_OFFSET] = e.e.offset;
-  status_out[SIMDBRIDGE_MSGPACK_STATUS_DOCUMENT] = e.document;
-  if (!e.ok()) { return int32_t(e.e.code); }
-  status_out[SIMDBRIDGE_MSGPACK_STATUS_SIZE] = result.size();
-  if (result.size() > out_capacity) { return SIMDBRIDGE_OUTPUT_TOO_SMALL; }
-  if (!result.empty()) { std::memcpy(out, result.data(), result.size()); }
-  return SIMDBRIDGE_SUCCESS;
-}
+/**
+ * Where a conversion writes its result: straight into the caller's `out` where it fits (no copy
+ * kept in between); where it does not, nothing is written and the size needed is told.
+ */
+struct into_out {
+  uint8_t *out;
+  size_t capacity;
+  size_t needed = 0;
+  bool too_small = false;
+
+  simdbridge::msgpack_output output() {
+    return [this](size_t size) -> uint8_t * {
+      static uint8_t nothing;
+      needed = size;
+      too_small = size > capacity;
+      if (too_small) { return nullptr; }
+      return size == 0 ? &nothing : out;
+    };
+  }
+
+  int32_t status(const simdbridge::msgpack_error &e, uint64_t *status_out) const {
+    status_out[SIMDBRIDGE_MSGPACK_STATUS_SIZE] = 0;
+    status_out[SIMDBRIDGE_MSGPACK_STATUS_OFFSET] = e.e.offset;
+    status_out[SIMDBRIDGE_MSGPACK_STATUS_DOCUMENT] = e.document;
+    if (too_small) {
+      status_out[SIMDBRIDGE_MSGPACK_STATUS_SIZE] = needed;
+      return SIMDBRIDGE_OUTPUT_TOO_SMALL;
+    }
+    if (!e.ok()) { return int32_t(e.e.code); }
+    status_out[SIMDBRIDGE_MSGPACK_STATUS_SIZE] = needed;
+    return SIMDBRIDGE_SUCCESS;
+  }
+};
 
 simdbridge::msgpack_options msgpack_options_of(uint32_t flags, uint64_t block_size, uint32_t threads) {
   simdbridge::msgpack_options o;
@@ -350,8 +371,6 @@ simdbridge::msgpack_options msgpack_options_of(uint32_t flags, uint64_t block_si
   return o;
 }
 
-thread_local std::vector<uint8_t> msgpack_result;
-
 } // namespace
 
 int32_t simdbridge_json_to_msgpack(simdbridge_parser *parser, const uint8_t *data, size_t length, size_t capacity,
@@ -362,9 +381,10 @@ int32_t simdbridge_json_to_msgpack(simdbridge_parser *parser, const uint8_t *dat
       (data == nullptr && length != 0)) {
     return SIMDBRIDGE_INVALID_ARGUMENT;
   }
+  into_out to{out, out_capacity};
   const simdbridge::msgpack_error e = simdbridge::json_to_msgpack(
-      parser->cpp, to_input(data, length, capacity), msgpack_options_of(flags, block_size, threads), msgpack_result);
-  return hand_over(e, msgpack_result, out, out_capacity, status_out);
+      parser->cpp, to_input(data, length, capacity), msgpack_options_of(flags, block_size, threads), to.output());
+  return to.status(e, status_out);
 }
 
 int32_t simdbridge_msgpack_to_json(const simdbridge_parser *limits, const uint8_t *data, size_t length,
@@ -379,7 +399,7 @@ int32_t simdbridge_msgpack_to_json(const simdbridge_parser *limits, const uint8_
     o.max_depth = limits->cpp.options().max_depth == 0 ? SIMDBRIDGE_DEFAULT_MAX_DEPTH : limits->cpp.options().max_depth;
     o.max_value_length = limits->cpp.options().max_document_length;
   }
-  const simdbridge::msgpack_error e =
-      simdbridge::msgpack_to_json(simdbridge::input::copy_of(data, length), o, msgpack_result);
-  return hand_over(e, msgpack_result, out, out_capacity, status_out);
+  into_out to{out, out_capacity};
+  const simdbridge::msgpack_error e = simdbridge::msgpack_to_json(simdbridge::input::copy_of(data, length), o, to.output());
+  return to.status(e, status_out);
 }

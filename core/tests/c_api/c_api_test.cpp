@@ -181,4 +181,47 @@ TEST(CApi, NdjsonToArrowAndBackThroughASink) {
   schema.release(&schema);
 }
 
+TEST(CApi, MessagePackIsWrittenIntoTheCallersMemoryOrItsSizeIsTold) {
+  simdbridge_parser *p = simdbridge_parser_new(0);
+  const std::string json = "{\"a\":[1,2.5]}";
+  const auto *data = reinterpret_cast<const uint8_t *>(json.data());
+  const std::vector<uint8_t> packed = {0x81, 0xa1, 'a', 0x92, 0x01, 0xcb, 0x40, 0x04, 0, 0, 0, 0, 0, 0};
+  uint64_t status[3] = {};
+  // Too small: nothing written past the room, the size needed told.
+  std::vector<uint8_t> out(packed.size() + 4, 0xee);
+  EXPECT_EQ(simdbridge_json_to_msgpack(p, data, json.size(), json.size(), 0, 0, 1, out.data(), 3, status),
+            SIMDBRIDGE_OUTPUT_TOO_SMALL);
+  EXPECT_EQ(status[SIMDBRIDGE_MSGPACK_STATUS_SIZE], packed.size());
+  EXPECT_EQ(out, std::vector<uint8_t>(out.size(), 0xee));
+  // That room: the bytes, and none after them.
+  ASSERT_EQ(simdbridge_json_to_msgpack(p, data, json.size(), json.size(), 0, 0, 1, out.data(), packed.size(), status),
+            SIMDBRIDGE_SUCCESS);
+  EXPECT_EQ(status[SIMDBRIDGE_MSGPACK_STATUS_SIZE], packed.size());
+  EXPECT_EQ(std::vector<uint8_t>(out.begin(), out.begin() + long(packed.size())), packed);
+  EXPECT_EQ(out[packed.size()], 0xee);
+  // And back, into too little room, then enough.
+  std::vector<uint8_t> text(json.size(), 0);
+  EXPECT_EQ(simdbridge_msgpack_to_json(p, packed.data(), packed.size(), 0, 0, 1, text.data(), 4, status),
+            SIMDBRIDGE_OUTPUT_TOO_SMALL);
+  EXPECT_EQ(status[SIMDBRIDGE_MSGPACK_STATUS_SIZE], json.size());
+  ASSERT_EQ(simdbridge_msgpack_to_json(nullptr, packed.data(), packed.size(), 0, 0, 1, text.data(), text.size(), status),
+            SIMDBRIDGE_SUCCESS);
+  EXPECT_EQ(std::string(text.begin(), text.end()), json);
+  // An empty stream is no bytes, with no room given; an error is the input's, room or not.
+  EXPECT_EQ(simdbridge_json_to_msgpack(p, data, 0, 0, SIMDBRIDGE_MSGPACK_NDJSON, 0, 1, nullptr, 0, status),
+            SIMDBRIDGE_SUCCESS);
+  EXPECT_EQ(status[SIMDBRIDGE_MSGPACK_STATUS_SIZE], 0u);
+  const std::string bad = "{}\n[1,]\n";
+  EXPECT_EQ(simdbridge_json_to_msgpack(p, reinterpret_cast<const uint8_t *>(bad.data()), bad.size(), bad.size(),
+                                       SIMDBRIDGE_MSGPACK_NDJSON, 0, 1, nullptr, 0, status),
+            SIMDBRIDGE_EXPECTED_VALUE);
+  EXPECT_EQ(status[SIMDBRIDGE_MSGPACK_STATUS_OFFSET], 6u);
+  EXPECT_EQ(status[SIMDBRIDGE_MSGPACK_STATUS_DOCUMENT], 2u);
+  const uint8_t truncated[] = {0x92, 0x01};
+  EXPECT_EQ(simdbridge_msgpack_to_json(nullptr, truncated, 2, 0, 0, 1, text.data(), text.size(), status),
+            SIMDBRIDGE_MSGPACK_TRUNCATED);
+  EXPECT_EQ(status[SIMDBRIDGE_MSGPACK_STATUS_SIZE], 0u);
+  simdbridge_parser_free(p);
+}
+
 } // namespace

@@ -129,24 +129,29 @@ public final class MsgPack {
      * The input copied into native memory with the core's padding after it (the conversion may
      * run on several threads, which a heap array cannot be lent to), converted into native memory
      * sized by a first guess (again, with the size the core gives, where it was too small), and
-     * copied out.
+     * copied out. A pooled parser gives the limits, and keeps the core's workspace and both
+     * native buffers for the next call (see KeptMemory).
      */
     private static byte[] convert(boolean toMsgpack, MemorySegment input, Options options) {
         Objects.requireNonNull(options, "options");
         long length = input.byteSize();
-        try (Arena arena = Arena.ofConfined(); NativeParser limits = new NativeParser(options.limits())) {
-            MemorySegment data = arena.allocate(length + PaddedBuffers.PADDING, 64);
+        NativeParser parser = NativeParser.acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            parser.setLimits(options.limits());
+            KeptMemory kept = parser.keptMemory();
+            MemorySegment data = kept.atLeast(KeptMemory.INPUT, length + PaddedBuffers.PADDING, arena);
             MemorySegment.copy(input, 0, data, 0, length);
             MemorySegment status = arena.allocate(JAVA_LONG, 3);
             long room = 2 * length + 64;
             for (int attempt = 0; ; attempt++) {
-                MemorySegment out = arena.allocate(room, 64);
+                MemorySegment out = kept.atLeast(KeptMemory.OUTPUT, room, arena);
                 int code = toMsgpack
-                        ? (int) FfmBridge.JSON_TO_MSGPACK.invokeExact(limits.nativeSegment(), data, length,
-                                data.byteSize(), options.flags(true), options.blockSize(), options.threads(), out, room,
-                                status)
-                        : (int) FfmBridge.MSGPACK_TO_JSON.invokeExact(limits.nativeSegment(), data, length,
-                                options.flags(false), options.blockSize(), options.threads(), out, room, status);
+                        ? (int) FfmBridge.JSON_TO_MSGPACK.invokeExact(parser.nativeSegment(), data, length,
+                                data.byteSize(), options.flags(true), options.blockSize(), options.threads(), out,
+                                out.byteSize(), status)
+                        : (int) FfmBridge.MSGPACK_TO_JSON.invokeExact(parser.nativeSegment(), data, length,
+                                options.flags(false), options.blockSize(), options.threads(), out, out.byteSize(),
+                                status);
                 long size = status.getAtIndex(JAVA_LONG, FfmBridge.MSGPACK_STATUS_SIZE);
                 if (code == ErrorCode.OUTPUT_TOO_SMALL.ordinal() && attempt == 0) {
                     room = size;
@@ -163,6 +168,8 @@ public final class MsgPack {
             }
         } catch (Throwable t) {
             throw NativeParser.rethrow(t);
+        } finally {
+            parser.release();
         }
     }
 }

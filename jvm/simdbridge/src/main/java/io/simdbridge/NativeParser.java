@@ -129,6 +129,8 @@ public final class NativeParser implements AutoCloseable {
     /** The native handle, freed once: by close() or, if the parser is dropped, by the Cleaner. */
     private static final class Handle implements Runnable {
         volatile long address;
+        /** What MsgPack's conversions keep for the next call, freed with the parser. */
+        final KeptMemory kept = new KeptMemory();
 
         Handle(long address) {
             this.address = address;
@@ -140,6 +142,7 @@ public final class NativeParser implements AutoCloseable {
             address = 0;
             if (a != 0) {
                 JniBridge.parserFree0(a);
+                kept.free();
             }
         }
     }
@@ -677,15 +680,16 @@ public final class NativeParser implements AutoCloseable {
 
     /**
      * Gives back the native memory the parser's buffers grew to (they grow to the largest input
-     * seen, about 5 times its size allocated, about twice touched, and stay): the parser is then
-     * as small as a new one, and the
-     * next call grows what it needs again. For a parser that a long-lived thread keeps after a
+     * seen, about 5 times its size allocated, about twice touched, and stay; MsgPack's
+     * conversions keep their input and output, up to 64 MB each): the parser is then as small as
+     * a new one, and the next call grows what it needs again. For a parser that a long-lived thread keeps after a
      * large document. A kept document ({@link #parseDocument}) is dropped.
      */
     public void trim() {
         checkUsable();
         documentBridge = null;
         TRIMS.incrementAndGet();
+        handle.kept.free();
         try {
             FfmBridge.TRIM.invokeExact(parserSegment);
         } catch (Throwable t) {
@@ -825,6 +829,12 @@ public final class NativeParser implements AutoCloseable {
             throw JsonException.of(error, value);
         }
         return value;
+    }
+
+    /** The native memory MsgPack's conversions keep in this parser. */
+    KeptMemory keptMemory() {
+        checkUsable();
+        return handle.kept;
     }
 
     /** The native parser, for a call that reads under its limits (the caller's thread owns it). */

@@ -3,8 +3,13 @@ package io.simdbridge;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -114,5 +119,69 @@ class MsgPackTest {
         e = assertThrows(JsonException.class, () -> MsgPack.toJson(nested, MsgPack.Options.DEFAULT.withLimits(
                 JsonLimits.DEFAULT.withMaxDepth(3))));
         assertEquals(ErrorCode.DEPTH_LIMIT, e.code());
+    }
+
+    /**
+     * A conversion takes a parser from the pool, with the native input and output it kept from
+     * the call before, and gives it back with its limits as they were. What the kept input holds
+     * past a shorter document is never read as part of it.
+     */
+    @Test
+    void conversionsReuseAPooledParserAndWhatItKept() {
+        StringBuilder items = new StringBuilder("[0");
+        for (int i = 1; i < 2000; i++) {
+            items.append(',').append(i);
+        }
+        byte[] longDoc = utf8(items.append(']').toString());
+        byte[] packed = MsgPack.fromJson(longDoc);
+        long before = NativeParser.MADE.get();
+        for (int i = 0; i < 200; i++) {
+            assertArrayEquals(packed, MsgPack.fromJson(longDoc));
+            assertArrayEquals(longDoc, MsgPack.toJson(packed));
+        }
+        long made = NativeParser.MADE.get() - before;
+        assertTrue(made <= 1, made + " parsers made for 400 conversions");
+        // The kept input still holds the long document's bytes after these.
+        assertArrayEquals(hex("01"), MsgPack.fromJson(utf8("1")));
+        assertArrayEquals(hex("9300 01 02"), MsgPack.fromJson(utf8("[0,1,2]")));
+        JsonException e = assertThrows(JsonException.class, () -> MsgPack.fromJson(utf8("[0,1,2")));
+        assertEquals(6, e.offset());
+        e = assertThrows(JsonException.class, () -> MsgPack.toJson(hex("dc0010 00 01")));
+        assertEquals(ErrorCode.MSGPACK_TRUNCATED, e.code());
+        // Limits for one call only: the next call with the defaults reads deeper.
+        byte[] nested = hex("91919191c0");
+        assertThrows(JsonException.class, () -> MsgPack.toJson(nested, MsgPack.Options.DEFAULT.withLimits(
+                JsonLimits.DEFAULT.withMaxDepth(3))));
+        assertEquals("[[[[null]]]]", new String(MsgPack.toJson(nested), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void keptMemoryGrowsByDoublingUpToItsBoundAndIsFreedWithTheParser() {
+        KeptMemory kept = new KeptMemory();
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment first = kept.atLeast(KeptMemory.OUTPUT, 1000, call);
+            assertEquals(1000, first.byteSize());
+            assertSame(first, kept.atLeast(KeptMemory.OUTPUT, 10, call));
+            MemorySegment grown = kept.atLeast(KeptMemory.OUTPUT, 1001, call);
+            assertEquals(2000, grown.byteSize());
+            assertFalse(first.scope().isAlive(), "the smaller buffer is freed when it grows");
+            long most = KeptMemory.KEPT_AT_MOST;
+            assertEquals(most - 1, kept.atLeast(KeptMemory.OUTPUT, most - 1, call).byteSize());
+            // Past the bound the call's own memory, freed with it; what is kept stays as it was.
+            MemorySegment large = kept.atLeast(KeptMemory.INPUT, most + 1, call);
+            assertEquals(call.allocate(1).scope(), large.scope());
+            assertEquals(most - 1, kept.keptBytes());
+            kept.free();
+            assertEquals(0, kept.keptBytes());
+        }
+        NativeParser parser = new NativeParser();
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment input = parser.keptMemory().atLeast(KeptMemory.INPUT, 64, call);
+            parser.trim();
+            assertFalse(input.scope().isAlive(), "trim() frees what a parser kept");
+            input = parser.keptMemory().atLeast(KeptMemory.INPUT, 64, call);
+            parser.close();
+            assertFalse(input.scope().isAlive(), "close() frees what a parser kept");
+        }
     }
 }
