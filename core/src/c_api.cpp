@@ -387,7 +387,7 @@ int32_t simdbridge_json_to_msgpack(simdbridge_parser *parser, const uint8_t *dat
   return to.status(e, status_out);
 }
 
-int32_t simdbridge_msgpack_to_json(const simdbridge_parser *limits, const uint8_t *data, size_t length,
+int32_t simdbridge_msgpack_to_json(simdbridge_parser *parser, const uint8_t *data, size_t length,
                                    uint32_t flags, uint64_t block_size, uint32_t threads, uint8_t *out,
                                    size_t out_capacity, uint64_t *status_out) {
   entering();
@@ -395,11 +395,11 @@ int32_t simdbridge_msgpack_to_json(const simdbridge_parser *limits, const uint8_
     return SIMDBRIDGE_INVALID_ARGUMENT;
   }
   simdbridge::msgpack_options o = msgpack_options_of(flags, block_size, threads);
-  if (limits != nullptr) {
-    o.max_depth = limits->cpp.options().max_depth == 0 ? SIMDBRIDGE_DEFAULT_MAX_DEPTH : limits->cpp.options().max_depth;
-    o.max_value_length = limits->cpp.options().max_document_length;
-  }
   into_out to{out, out_capacity};
-  const simdbridge::msgpack_error e = simdbridge::msgpack_to_json(simdbridge::input::copy_of(data, length), o, to.output());
-  return to.status(e, status_out);
+  const simdbridge::input in = simdbridge::input::copy_of(data, length);
+  if (parser == nullptr) { return to.status(simdbridge::msgpack_to_json(in, o, to.output()), status_out); }
+  const simdbridge::parser_options &limits = parser->cpp.options();
+  o.max_depth = limits.max_depth == 0 ? SIMDBRIDGE_DEFAULT_MAX_DEPTH : limits.max_depth;
+  o.max_value_length = limits.max_document_length;
+  return to.status(simdbridge::msgpack_to_json(parser->cpp, in, o, to.output()), status_out);
 }

@@ -284,6 +284,8 @@ void parser::trim() noexcept {
   static_cast<void>(st.set_depth(options_.max_depth, 0));
   st.tape_open = {};
   st.escapes = {};
+  st.msgpack.reset();
+  st.msgpack_json.reset();
   st.scopes.resize(st.dom.max_depth() + 2);
   st.scopes.shrink_to_fit();
 }

@@ -67,8 +67,12 @@ template <typename T> T *with_slots(std::vector<T> &slots, size_t n) {
 /** What json_to_msgpack keeps in a parser from call to call (defined in msgpack/from_json.cpp). */
 struct msgpack_workspace;
 void destroy(msgpack_workspace *w) noexcept;
-struct msgpack_workspace_deleter {
+/** What msgpack_to_json keeps in a parser from call to call (defined in msgpack/to_json.cpp). */
+struct msgpack_json_workspace;
+void destroy(msgpack_json_workspace *w) noexcept;
+struct workspace_deleter {
   void operator()(msgpack_workspace *w) const noexcept { destroy(w); }
+  void operator()(msgpack_json_workspace *w) const noexcept { destroy(w); }
 };
 } // namespace internal
 
@@ -93,7 +97,9 @@ struct parser::state {
   /** to_binding_tape() with strings_in_input: the input's backslashes (all_ascii), grown to the largest list. */
   std::vector<uint32_t> escapes;
   /** json_to_msgpack's converters and blocks, kept with their buffers for the next call. */
-  std::unique_ptr<internal::msgpack_workspace, internal::msgpack_workspace_deleter> msgpack;
+  std::unique_ptr<internal::msgpack_workspace, internal::workspace_deleter> msgpack;
+  /** msgpack_to_json's output buffers (called with a parser), kept for the next call. */
+  std::unique_ptr<internal::msgpack_json_workspace, internal::workspace_deleter> msgpack_json;
   /** dom.doc holds a document that document_parse() kept (any other parse clears it). */
   bool document_kept = false;
 

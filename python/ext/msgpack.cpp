@@ -127,9 +127,10 @@ PyObject *msgpack_to_json(PyObject *, PyObject *args, PyObject *kwargs) {
   }
   const std::string_view view = in.view();
   const input bytes = input::copy_of(view.data(), view.size());
+  parser &p = thread_parser(); // its buffers kept for the next call (the limits are o's)
   msgpack_error e;
   PyObject *result = converted(bytes.size, e, [&](const msgpack_output &out) {
-    return simdbridge::msgpack_to_json(bytes, o, out);
+    return simdbridge::msgpack_to_json(p, bytes, o, out);
   });
   if (result != nullptr || PyErr_Occurred()) { return result; }
   return raise_msgpack_error(e);

@@ -115,6 +115,13 @@ msgpack_error json_to_msgpack(parser &p, stream_source &source, const msgpack_op
 msgpack_error msgpack_to_json(input in, const msgpack_options &options, std::vector<uint8_t> &out) noexcept;
 /** msgpack_to_json into the memory `output` gives (nothing is asked for where the input fails). */
 msgpack_error msgpack_to_json(input in, const msgpack_options &options, const msgpack_output &output) noexcept;
+/**
+ * The same, with the buffers the conversion writes into kept in `p` for its next call (up to 64
+ * MB; parser::trim frees them): a call then does not fault fresh memory in. Only `options`'
+ * limits apply, not the parser's. One call at a time per parser, as for its other calls.
+ */
+msgpack_error msgpack_to_json(parser &p, input in, const msgpack_options &options,
+                              const msgpack_output &output) noexcept;
 
 /**
  * msgpack_to_json of a sequence of values (options.stream is implied) read from `source` a step

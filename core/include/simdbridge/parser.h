@@ -133,7 +133,8 @@ public:
 
   /**
    * Gives back the memory the buffers grew to for large inputs (the padded copy, simdjson's
-   * structural index and document, the On Demand parser's index): the parser is then as small
+   * structural index and document, the On Demand parser's index, the MessagePack conversions'
+   * buffers): the parser is then as small
    * as a new one, and the next call grows what it needs again. For a parser kept by a
    * long-lived thread after a large document: it would otherwise hold about 5 times that
    * document's size (about twice in pages touched) until it is freed. A kept document (document_parse) is dropped.

@@ -340,11 +340,12 @@ int32_t simdbridge_json_to_msgpack(simdbridge_parser *parser, const uint8_t *dat
 
 /**
  * MessagePack to compact JSON (msgpack_to_json, msgpack.h) into `out`, as
- * simdbridge_json_to_msgpack writes, under `limits`' max_depth and max_document_length (the
- * bytes of each MessagePack value; NULL for the defaults); flags SIMDBRIDGE_MSGPACK_STREAM,
- * _NO_UTF8_CHECK, _BINARY_AS_ERROR, _EXT_AS_NULL.
+ * simdbridge_json_to_msgpack writes, under `parser`'s max_depth and max_document_length (the
+ * bytes of each MessagePack value; NULL for the defaults), the parser keeping the conversion's
+ * buffers for its next call; flags SIMDBRIDGE_MSGPACK_STREAM, _NO_UTF8_CHECK, _BINARY_AS_ERROR,
+ * _EXT_AS_NULL.
  */
-int32_t simdbridge_msgpack_to_json(const simdbridge_parser *limits, const uint8_t *data, size_t length, uint32_t flags,
+int32_t simdbridge_msgpack_to_json(simdbridge_parser *parser, const uint8_t *data, size_t length, uint32_t flags,
                                    uint64_t block_size, uint32_t threads, uint8_t *out, size_t out_capacity,
                                    uint64_t *status_out);
 

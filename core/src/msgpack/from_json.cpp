@@ -605,19 +605,17 @@ size_t thread_count(const msgpack_options &options, size_t blocks) {
  * What json_to_msgpack keeps in a parser from call to call (parser::state::msgpack): its
  * converters and blocks, whose buffers would otherwise be allocated afresh each call, and their
  * pages faulted in again (on GH Archive's 17.8 MB, about 8,500 page faults a call on one thread,
- * half its time). Up to kept_at_most: past it, they are freed once the call is done.
+ * half its time). Up to workspace_kept_at_most: past it, they are freed once the call is done.
  */
 struct internal::msgpack_workspace {
-  static constexpr size_t kept_at_most = size_t(64) << 20;
-
   converter_pool pool;
   std::vector<internal::msgpack_block> blocks;
 
-  /** Frees the buffers where they keep more than kept_at_most. */
+  /** Frees the buffers where they keep more than workspace_kept_at_most. */
   void trim() noexcept {
     size_t n = pool.kept();
     for (const internal::msgpack_block &b : blocks) { n += b.out.capacity(); }
-    if (n > kept_at_most) { *this = {}; }
+    if (n > workspace_kept_at_most) { *this = {}; }
   }
 };
 

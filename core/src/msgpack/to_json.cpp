@@ -12,6 +12,7 @@
 
 #include <simdjson.h>
 
+#include "../parser_state.h"
 #include "../stream/open_record.h"
 #include "blocks.h"
 #include "simdbridge/msgpack.h"
@@ -19,6 +20,9 @@
 #include "simdbridge/writer.h"
 
 namespace simdbridge {
+
+void internal::destroy(msgpack_json_workspace *w) noexcept { delete w; }
+
 namespace {
 
 /** The output, grown as it is written (never by what a header claims). */
@@ -444,7 +448,8 @@ void convert_values(const uint8_t *data, const msgpack_options &options, interna
  * conversion); then it converts blocks too. A value the skim finds broken ends the blocks; its
  * error stands unless a block before it fails first.
  */
-msgpack_error convert_stream(input in, const msgpack_options &options, const msgpack_output &output) {
+msgpack_error convert_stream(input in, const msgpack_options &options, const msgpack_output &output,
+                             internal::msgpack_json_workspace *kept) {
   std::deque<internal::msgpack_block> blocks; // (references stay valid as blocks are added)
   std::mutex m;
   std::condition_variable ready;
@@ -496,6 +501,7 @@ msgpack_error convert_stream(input in, const msgpack_options &options, const msg
     internal::msgpack_block b;
     b.begin = begin;
     b.end = end;
+    if (kept != nullptr) { b.out = kept->take(); }
     batch_bytes += end - begin;
     batch.push_back(std::move(b));
     begin = end;
@@ -533,8 +539,38 @@ msgpack_error convert_stream(input in, const msgpack_options &options, const msg
   // Where the skim found a broken value, the blocks before it were converted for an earlier
   // error only: their output is dropped.
   const msgpack_error e = internal::hand_over(blocks, skimmed.ok() ? &output : nullptr, std::max(1u, options.threads));
+  if (kept != nullptr) {
+    for (internal::msgpack_block &b : blocks) { kept->give_back(std::move(b.out)); }
+  }
   if (!e.ok()) { return e; }
   return skimmed;
+}
+
+/** msgpack_to_json, its output buffers taken from `kept` and given back to it where there is one. */
+msgpack_error convert(input in, const msgpack_options &options, const msgpack_output &output,
+                      internal::msgpack_json_workspace *kept) {
+  if (options.stream) { return convert_stream(in, options, output, kept); }
+  if (in.size == 0) { return {{error_code::empty_input, 0}, 1}; }
+  if (past_limit(options, 0, in.size)) { return {too_long(in.data, in.size, 0, options), 1}; }
+  // The JSON's size is known only once written: into a buffer of about twice the input
+  // (grown if need be), then copied to the caller's memory.
+  internal::output_bytes text = kept != nullptr ? kept->take() : internal::output_bytes();
+  const auto done = [&](msgpack_error e) {
+    if (kept != nullptr) { kept->give_back(std::move(text)); }
+    return e;
+  };
+  text.reserve(in.size * 2 + 256);
+  converter c(in.data, in.size, options);
+  json_out o(text);
+  size_t p = 0;
+  const error e = c.value(p, o);
+  o.finish();
+  if (!e.ok()) { return done({e, 1}); }
+  if (p != in.size) { return done({{error_code::trailing_content, p}, 1}); }
+  uint8_t *to = output(text.size());
+  if (to == nullptr) { return done({{error_code::out_of_memory, 0}, 1}); }
+  if (!text.empty()) { std::memcpy(to, text.data(), text.size()); }
+  return done({});
 }
 
 } // namespace
@@ -547,26 +583,22 @@ msgpack_error msgpack_to_json(input in, const msgpack_options &options, std::vec
 msgpack_error msgpack_to_json(input in, const msgpack_options &options, const msgpack_output &output) noexcept {
   if (!in.well_formed()) { return {{error_code::invalid_argument, 0}, 0}; }
   try {
-    if (!options.stream) {
-      if (in.size == 0) { return {{error_code::empty_input, 0}, 1}; }
-      if (past_limit(options, 0, in.size)) { return {too_long(in.data, in.size, 0, options), 1}; }
-      // The JSON's size is known only once written: into a buffer of about twice the input
-      // (grown if need be), then copied to the caller's memory.
-      internal::output_bytes text;
-      text.reserve(in.size * 2 + 256);
-      converter c(in.data, in.size, options);
-      json_out o(text);
-      size_t p = 0;
-      const error e = c.value(p, o);
-      o.finish();
-      if (!e.ok()) { return {e, 1}; }
-      if (p != in.size) { return {{error_code::trailing_content, p}, 1}; }
-      uint8_t *to = output(text.size());
-      if (to == nullptr) { return {{error_code::out_of_memory, 0}, 1}; }
-      if (!text.empty()) { std::memcpy(to, text.data(), text.size()); }
-      return {};
-    }
-    return convert_stream(in, options, output);
+    return convert(in, options, output, nullptr);
+  } catch (const std::bad_alloc &) {
+    return {{error_code::out_of_memory, 0}, 0};
+  }
+}
+
+msgpack_error msgpack_to_json(parser &p, input in, const msgpack_options &options,
+                              const msgpack_output &output) noexcept {
+  if (!in.well_formed()) { return {{error_code::invalid_argument, 0}, 0}; }
+  try {
+    parser::state *st = internal::parser_internals::state(p);
+    if (st == nullptr) { return {{error_code::out_of_memory, 0}, 0}; }
+    if (!st->msgpack_json) { st->msgpack_json.reset(new internal::msgpack_json_workspace()); }
+    const msgpack_error e = convert(in, options, output, st->msgpack_json.get());
+    st->msgpack_json->trim();
+    return e;
   } catch (const std::bad_alloc &) {
     return {{error_code::out_of_memory, 0}, 0};
   }

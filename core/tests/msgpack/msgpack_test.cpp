@@ -13,6 +13,7 @@
 #include <simdjson.h>
 
 #include "msgpack/blocks.h"
+#include "parser_state.h"
 #include "simdbridge/msgpack.h"
 #include "test_support.h"
 
@@ -282,6 +283,12 @@ TEST(JsonToMsgpack, AParserUsedAgainGivesEachCallItsOwnBytesThreadsAndLimits) {
     ASSERT_TRUE(json_to_msgpack(p, input::copy_of(R"({"one":[1,2]})"), {}, out).ok());
     EXPECT_EQ(hex(std::string(out.begin(), out.end())), "81a36f6e65920102");
   }
+  // trim() frees what the parser kept; the next call makes it again.
+  ASSERT_NE(internal::parser_internals::state(p)->msgpack, nullptr);
+  p.trim();
+  EXPECT_EQ(internal::parser_internals::state(p)->msgpack, nullptr);
+  ASSERT_TRUE(json_to_msgpack(p, input::copy_of(ndjson), o, out).ok());
+  EXPECT_EQ(std::string(out.begin(), out.end()), expected);
 }
 
 TEST(JsonToMsgpack, AnOutputPastFourMegabytesIsCopiedOutOnTheThreadsInOrder) {
@@ -499,6 +506,60 @@ TEST(MsgpackToJson, StreamsAreALinePerValueOnAnyNumberOfThreads) {
     EXPECT_EQ(e.e.code, error_code::invalid_utf8);
     EXPECT_EQ(e.document, 4000u);
   }
+}
+
+TEST(MsgpackToJson, AParserKeepsTheBuffersAndGivesEachCallItsOwnText) {
+  // With a parser, the blocks' and the value's output buffers are kept from call to call (what
+  // they held is left in them): each call must still give its own text, whatever came before,
+  // an error included, on any number of threads.
+  std::string values, expected;
+  for (int i = 0; i < 3000; i++) {
+    const std::string json = "{\"i\":" + std::to_string(i) + ",\"s\":\"" + std::string(size_t(i % 40), 'q') + "\"}";
+    values += packed(json);
+    expected += json + "\n";
+  }
+  const std::string small = packed(R"([1,"two"])");
+  const std::string bad = values + from_hex("92 01 c1");
+  parser p;
+  const auto with_parser = [&](const std::string &in, const msgpack_options &o) {
+    std::vector<uint8_t> out;
+    const msgpack_error e = msgpack_to_json(p, input::copy_of(in), o, internal::into(out));
+    return std::make_pair(e, std::string(out.begin(), out.end()));
+  };
+  msgpack_options stream;
+  stream.stream = true;
+  stream.block_size = 500;
+  for (unsigned threads : {3u, 1u, 2u, 3u}) {
+    stream.threads = threads;
+    auto [e, text] = with_parser(values, stream);
+    ASSERT_TRUE(e.ok()) << threads;
+    EXPECT_EQ(text, expected) << threads << " threads";
+    std::tie(e, text) = with_parser(small, {});
+    ASSERT_TRUE(e.ok());
+    EXPECT_EQ(text, R"([1,"two"])");
+    std::tie(e, text) = with_parser(bad, stream);
+    EXPECT_EQ(e.e.code, error_code::msgpack_invalid);
+    EXPECT_EQ(e.e.offset, values.size() + 2);
+    EXPECT_EQ(e.document, 3001u);
+    EXPECT_TRUE(text.empty());
+    std::tie(e, text) = with_parser(small.substr(0, small.size() - 1), {});
+    EXPECT_EQ(e.e.code, error_code::msgpack_truncated);
+    std::tie(e, text) = with_parser(small, stream);
+    ASSERT_TRUE(e.ok());
+    EXPECT_EQ(text, "[1,\"two\"]\n");
+  }
+  parser::state *st = internal::parser_internals::state(p);
+  ASSERT_NE(st->msgpack_json, nullptr);
+  EXPECT_FALSE(st->msgpack_json->spare.empty());
+  p.trim();
+  EXPECT_EQ(st->msgpack_json, nullptr);
+  // Past 64 MB of buffers, the call frees them once done.
+  const std::string big = from_hex("c6 04000000") + std::string(size_t(1) << 26, '\x01');
+  msgpack_options base64;
+  auto [e, text] = with_parser(big, base64);
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(text.size(), ((size_t(1) << 26) + 2) / 3 * 4 + 2);
+  EXPECT_TRUE(st->msgpack_json->spare.empty());
 }
 
 TEST(MsgpackToJson, TheCorpusGoesRoundAndBack) {
