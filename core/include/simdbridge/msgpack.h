@@ -67,8 +67,9 @@ struct msgpack_error {
 };
 
 /**
- * JSON to MessagePack, with no object built: the document is read onto a binding tape
- * (binding_tape.h) and written from it in the most compact encoding. Integers in the smallest integer
+ * JSON to MessagePack, with no object built: the document's structural walk writes the most
+ * compact encoding as it meets each value (a document it leaves, such as one with an error, goes
+ * onto a binding tape, binding_tape.h, and is written from there). Integers in the smallest integer
  * form (positive ones unsigned, as msgpack-python packs them); integers past 64 bits and
  * numbers past the double range as float64 (the nearest double, or infinity); every other
  * number as float64; strings, arrays and maps with the smallest header for their size; keys in
