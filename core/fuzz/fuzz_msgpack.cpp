@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fuzz_support.h"
+#include "msgpack/blocks.h"
 #include "simdbridge/msgpack.h"
 #include "simdbridge/parser.h"
 #include "simdbridge/stream.h"
@@ -109,6 +110,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const msgpack_error a = as_a_stream(bytes, 0, one);
   if (a.ok()) { check_round_trip(p, one, true); }
   as_a_stream(bytes, 1 + size % 13, limited_one);
+  // Through a parser kept from input to input, whose buffers hold what earlier inputs left in
+  // them: the same outcomes, one value and a stream on 3 threads.
+  static parser kept;
+  const auto same_as = [&](const msgpack_error &want, const std::vector<uint8_t> &text, const msgpack_options &with,
+                           const char *what) {
+    std::vector<uint8_t> out;
+    const msgpack_error got =
+        msgpack_to_json(kept, input::copy_of(bytes.data(), bytes.size()), with, internal::into(out));
+    if (got.e.code != want.e.code || got.e.offset != want.e.offset || got.document != want.document ||
+        (want.ok() && out != text)) {
+      std::fprintf(stderr, "FINDING: %s through a kept parser: %s vs %s\n", what, describe(got).c_str(),
+                   describe(want).c_str());
+      std::abort();
+    }
+  };
+  same_as(alone, json, {}, "one value");
+  msgpack_options stream;
+  stream.stream = true;
+  stream.block_size = 7;
+  stream.threads = 3;
+  same_as(a, one, stream, "a stream");
   // A first value that is broken gives the stream the error it gives read alone.
   if (!alone.ok() && alone.e.code != error_code::trailing_content && alone.e.code != error_code::empty_input &&
       (a.e.code != alone.e.code || a.e.offset != alone.e.offset || a.document != 1)) {

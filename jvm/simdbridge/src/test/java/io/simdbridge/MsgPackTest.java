@@ -11,6 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
@@ -182,6 +187,38 @@ class MsgPackTest {
             input = parser.keptMemory().atLeast(KeptMemory.INPUT, 64, call);
             parser.close();
             assertFalse(input.scope().isAlive(), "close() frees what a parser kept");
+        }
+    }
+
+    /**
+     * Conversions on many threads at once, each of its own documents of varying sizes (so that
+     * the kept buffers grow, shrink back into use and move between threads with their parsers):
+     * every result is that thread's own.
+     */
+    @Test
+    void conversionsOnManyThreadsAtOnceEachGetTheirOwnBytes() throws Exception {
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int thread = t;
+                done.add(threads.submit(() -> {
+                    for (int i = 0; i < 150; i++) {
+                        int n = (thread * 7919 + i * 131) % 700;
+                        StringBuilder doc = new StringBuilder("[").append(thread);
+                        for (int k = 0; k < n; k++) {
+                            doc.append(',').append(thread * 1000 + k);
+                        }
+                        byte[] json = utf8(doc.append(']').toString());
+                        byte[] packed = MsgPack.fromJson(json);
+                        assertArrayEquals(json, MsgPack.toJson(packed), "thread " + thread + ", call " + i);
+                        Thread.yield();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
         }
     }
 }
