@@ -17,10 +17,11 @@ Timing: each configuration of threads runs in a process of its own (polars fixes
 import), the engines taking turns within a round, their order rotating; ROUNDS rounds; GB/s of
 NDJSON read or written, 95% intervals (Student's t over rounds); a ratio is computed per round
 and averaged. simdbridge's scaling (2 threads / 1 thread) is measured side by side in the
-two-thread process, where simdbridge on one thread ("simdbridge-1-thread") takes its turn in each
-round of the flat file with its schema: across the two processes, the machine's drift from one
-to the next gave intervals as wide as the ratio. Peak memory: simdbridge reading the flat file with its schema in a new process,
-the growth of its peak resident size against the Arrow data plus the input.
+two-thread process, where simdbridge on one thread ("simdbridge-1-thread") takes its turn in
+each round of the flat file with its schema: across the two processes, the machine's drift from
+one to the next gave intervals as wide as the ratio. Peak memory: simdbridge reading the flat
+file with its schema in a new process, the growth of its peak resident size against the Arrow
+data plus the input.
 
 Writes results/arrow.json (with a targets list), results/arrow.md and results/arrow.png.
 """
@@ -101,7 +102,8 @@ def readers(threads, pa, pajson, pl, duckdb, simdbridge):
 
     engines = {"simdbridge": simdbridge_read, "pyarrow": pyarrow_read, "polars": polars_read, "duckdb": duckdb_read}
     if threads > 1:  # (timed on SCALING_CASE only)
-        engines["simdbridge-1-thread"] = lambda path, schema: pa.table(simdbridge.load_arrow_file(path, schema, threads=1))
+        engines["simdbridge-1-thread"] = lambda path, schema: pa.table(
+            simdbridge.load_arrow_file(path, schema, threads=1))
     return engines
 
 

@@ -204,8 +204,9 @@ TEST(CApi, MessagePackIsWrittenIntoTheCallersMemoryOrItsSizeIsTold) {
   EXPECT_EQ(simdbridge_msgpack_to_json(p, packed.data(), packed.size(), 0, 0, 1, text.data(), 4, status),
             SIMDBRIDGE_OUTPUT_TOO_SMALL);
   EXPECT_EQ(status[SIMDBRIDGE_MSGPACK_STATUS_SIZE], json.size());
-  ASSERT_EQ(simdbridge_msgpack_to_json(nullptr, packed.data(), packed.size(), 0, 0, 1, text.data(), text.size(), status),
-            SIMDBRIDGE_SUCCESS);
+  ASSERT_EQ(
+      simdbridge_msgpack_to_json(nullptr, packed.data(), packed.size(), 0, 0, 1, text.data(), text.size(), status),
+      SIMDBRIDGE_SUCCESS);
   EXPECT_EQ(std::string(text.begin(), text.end()), json);
   // An empty stream is no bytes, with no room given; an error is the input's, room or not.
   EXPECT_EQ(simdbridge_json_to_msgpack(p, data, 0, 0, SIMDBRIDGE_MSGPACK_NDJSON, 0, 1, nullptr, 0, status),
