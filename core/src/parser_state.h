@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include <simdjson.h>
@@ -121,6 +122,18 @@ namespace internal {
 struct parser_internals {
   static parser::state *state(parser &p) noexcept { return p.state_.get(); }
 };
+
+/**
+ * The workspace a conversion keeps in `p`'s state at `slot`, made on first use (std::bad_alloc
+ * where there is no memory for it, or the parser has no state).
+ */
+template <typename W> W &kept_workspace(parser &p, std::unique_ptr<W, workspace_deleter> parser::state::*slot) {
+  parser::state *st = parser_internals::state(p);
+  if (st == nullptr) { throw std::bad_alloc(); }
+  std::unique_ptr<W, workspace_deleter> &kept = st->*slot;
+  if (!kept) { kept.reset(new W()); }
+  return *kept;
+}
 
 /** A document's structural index, from simdjson's stage 1, for structural_walk.h. */
 struct structural_index {

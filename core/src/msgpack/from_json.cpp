@@ -621,18 +621,6 @@ struct internal::msgpack_workspace {
 
 void internal::destroy(msgpack_workspace *w) noexcept { delete w; }
 
-namespace {
-
-/** The parser's workspace, made on first use. */
-internal::msgpack_workspace &workspace(parser &p) {
-  parser::state *st = internal::parser_internals::state(p);
-  if (st == nullptr) { throw std::bad_alloc(); }
-  if (!st->msgpack) { st->msgpack.reset(new internal::msgpack_workspace()); }
-  return *st->msgpack;
-}
-
-} // namespace
-
 bool internal::walked_msgpack(parser &p, input in, std::vector<uint8_t> &out) {
   converter c(p);
   size_t n = 0;
@@ -650,7 +638,7 @@ msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &option
 msgpack_error json_to_msgpack(parser &p, input in, const msgpack_options &options, const msgpack_output &output) noexcept {
   if (!in.well_formed()) { return {{error_code::invalid_argument, 0}, 0}; }
   try {
-    internal::msgpack_workspace &w = workspace(p);
+    internal::msgpack_workspace &w = internal::kept_workspace(p, &parser::state::msgpack);
     msgpack_error result;
     if (!options.ndjson) { // sized first, then written into the caller's memory
       w.pool.fit(p, 1);

@@ -593,11 +593,9 @@ msgpack_error msgpack_to_json(parser &p, input in, const msgpack_options &option
                               const msgpack_output &output) noexcept {
   if (!in.well_formed()) { return {{error_code::invalid_argument, 0}, 0}; }
   try {
-    parser::state *st = internal::parser_internals::state(p);
-    if (st == nullptr) { return {{error_code::out_of_memory, 0}, 0}; }
-    if (!st->msgpack_json) { st->msgpack_json.reset(new internal::msgpack_json_workspace()); }
-    const msgpack_error e = convert(in, options, output, st->msgpack_json.get());
-    st->msgpack_json->trim();
+    internal::msgpack_json_workspace &kept = internal::kept_workspace(p, &parser::state::msgpack_json);
+    const msgpack_error e = convert(in, options, output, &kept);
+    kept.trim();
     return e;
   } catch (const std::bad_alloc &) {
     return {{error_code::out_of_memory, 0}, 0};
