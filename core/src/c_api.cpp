@@ -332,15 +332,13 @@ namespace {
 struct into_out {
   uint8_t *out;
   size_t capacity;
-  size_t needed = 0;
-  bool too_small = false;
+  size_t needed = 0; // the result's size, once the conversion asks for room (0 until then)
 
   simdbridge::msgpack_output output() {
     return [this](size_t size) -> uint8_t * {
       static uint8_t nothing;
       needed = size;
-      too_small = size > capacity;
-      if (too_small) { return nullptr; }
+      if (size > capacity) { return nullptr; }
       return size == 0 ? &nothing : out;
     };
   }
@@ -349,7 +347,7 @@ struct into_out {
     status_out[SIMDBRIDGE_MSGPACK_STATUS_SIZE] = 0;
     status_out[SIMDBRIDGE_MSGPACK_STATUS_OFFSET] = e.e.offset;
     status_out[SIMDBRIDGE_MSGPACK_STATUS_DOCUMENT] = e.document;
-    if (too_small) {
+    if (needed > capacity) {
       status_out[SIMDBRIDGE_MSGPACK_STATUS_SIZE] = needed;
       return SIMDBRIDGE_OUTPUT_TOO_SMALL;
     }
