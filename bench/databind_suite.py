@@ -12,12 +12,14 @@ Friend objects per user, full-precision coordinates), where the peers' own harne
 First the gate (DatabindGate): every library must read equal objects from every payload in both
 models and write what reads back equal, or nothing is measured. Then JMH (one library per fork):
 reads (with -prof gc) and writes to a stream at 1 and 100 KB on 1 thread (FULL=1: every size,
-writes to a byte array, 2 threads); the six scenarios; Users read 1 KB with a virtual thread per
-read. Then the targets side by side (PairedRatio, JVMs of their own per comparison: simdbridge
-and its peers taking turns in short slices, the median of the per-round ratios pooled over the
-JVMs with a 95% interval), on 1 and 2 threads, with the native parse timed alone beside each
-1-thread read for the time per stage; writes to a stream (FULL=1: to a byte array as well).
-Then the heap probes, two at a time (they measure no time).
+writes to a byte array, 2 threads, the public-field model's reads, the six scenarios, Users read
+1 KB with a virtual thread per read). Then the targets side by side (PairedRatio, JVMs of their
+own per comparison: simdbridge and its peers taking turns in short slices, the median of the
+per-round ratios pooled over the JVMs with a 95% interval), on 1 and 2 threads, with the native
+parse timed alone beside each 1-thread read for the time per stage; writes to a stream (FULL=1:
+to a byte array as well).
+Then the heap probes, two at a time (they measure no time): simdbridge and fastjson2 (FULL=1:
+every library).
 
 Writes results/databind.json, databind.md, databind.png, databind_equivalence.json and the raw
 JMH JSON in results/jmh/databind-*.json.
@@ -124,24 +126,30 @@ def run(root, data, results, full):
                                 "-p", "payload=" + ",".join(payloads),
                                 "-p", "library=" + ",".join(READERS if full else QUICK_READERS)],
             "Users (beans) %s, %d thread%s" % (op, threads, "s" * (threads > 1)))
-    # The public-field model beside it, with simdjson-java (records).
-    runs[("fields", "read", 1)] = jvm_suite.run_jmh(
-        jar, "DatabindBenchmark.read$", os.path.join(jmh_dir, "databind-fields-read-1t.json"),
-        settings + ["-t", "1", "-p", "kb=" + ",".join(map(str, sizes)), "-p", "model=fields", "-p", "payload=users",
-                    "-p", "library=" + ",".join(FIELD_READERS)], "Users (public fields) read, 1 thread")
+    # The public-field model beside it, with simdjson-java (records): the full run's. The quick run
+    # judges the bean path against the field path side by side (FIELDS, below), and its table took
+    # 26 s of the quick budget.
+    if full:
+        runs[("fields", "read", 1)] = jvm_suite.run_jmh(
+            jar, "DatabindBenchmark.read$", os.path.join(jmh_dir, "databind-fields-read-1t.json"),
+            settings + ["-t", "1", "-p", "kb=" + ",".join(map(str, sizes)), "-p", "model=fields",
+                        "-p", "payload=users", "-p", "library=" + ",".join(FIELD_READERS)],
+            "Users (public fields) read, 1 thread")
     # The six scenarios are judged side by side (below); the full run also gives their JMH table,
     # the quick run takes the table from the side-by-side medians (24 forks, a minute, saved).
     scenarios = jvm_suite.run_jmh(jar, "ScenarioBenchmark", os.path.join(jmh_dir, "databind-scenarios.json"), settings,
                                   "six scenarios") if full else None
+    # Not a target: the full run's (13 s of the quick budget).
     virtual = jvm_suite.run_jmh(jar, "VirtualThreadBenchmark", os.path.join(jmh_dir, "databind-virtual.json"), settings,
-                                "Users read 1 KB, a virtual thread per read")
+                                "Users read 1 KB, a virtual thread per read") if full else []
 
     target_ops = TARGET_OPS if full else QUICK_TARGET_OPS
     paired = side_by_side(java, jar, jmh_dir, PAIRED_FULL if full else PAIRED_QUICK, target_ops)
 
-    # The probes time nothing, so two run at once; the quick run probes its tables' libraries (a
-    # JVM start per step of each search: the ten libraries took 70 s of the quick budget).
-    probed = READERS if full else QUICK_READERS
+    # The probes time nothing, so two run at once; the quick run probes simdbridge and the peers of
+    # the targets (a JVM start per step of each search: the ten libraries took 70 s of the quick
+    # budget, its tables' six 41 s).
+    probed = READERS if full else ["simdbridge"] + PEERS
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         futures = {library: pool.submit(smallest_heap, java, jar, library) for library in probed}
         heaps = {}
@@ -416,7 +424,8 @@ def markdown(out):
               "\n## Users read 1 KB, a virtual thread per read (reads/s, thread start and join included)\n",
               "As a server that runs each request on its own virtual thread reads: whatever a library keeps per "
               "thread is made again for every read. Not a target of the issue.\n",
-              report.markdown_table(["library", "reads/s", "simdbridge / library"], vrows),
+              report.markdown_table(["library", "reads/s", "simdbridge / library"], vrows)
+              if vrows else "Measured with FULL=1 only.\n",
               "\n## Smallest heap for the 1000 KB payload (bean model)\n",
               report.markdown_table(["library", "-Xmx"], [[k, v] for k, v in out["smallest_heap_1000kb"].items()]),
               "\nMethod: %s.\n" % out["method"]]

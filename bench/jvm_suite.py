@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The JVM suites (issue: JVM bridge): the vehicle feed, the equivalence gate, then JMH suites
-A to G, and what is worked out of them.
+A to G (C, the allocation, counted in A's forks; E, the pipeline stages, with FULL=1 only), and
+what is worked out of them.
 
 Writes to results/: feed_manifest.json, equivalence.json, jmh/<suite>.json (JMH's raw JSON),
 jvm_core_reference.json (the C++ core on the same files), environment.json, summary.json,
@@ -171,24 +172,23 @@ def run(root, data, results, full):
     settings = ["-f", "3", "-wi", "5", "-w", "1s", "-i", "10", "-r", "1s"] if full else []
     params = ["-p", "dataset=" + ",".join(datasets)]
 
-    a = run_jmh(jar, "ThroughputBenchmark", os.path.join(jmh_dir, "A-throughput.json"), settings + params, "A throughput")
+    # A's forks also count the bytes each operation allocates (-prof gc reads the thread's
+    # allocation counter between iterations, not per operation), which C reports for a document
+    # and an NDJSON batch: a run of its own took 31 s of the quick budget.
+    a = run_jmh(jar, "ThroughputBenchmark", os.path.join(jmh_dir, "A-throughput.json"),
+                settings + params + ["-prof", "gc"], "A throughput (and C, allocation)")
     b = run_jmh(jar, "BoundaryBenchmark", os.path.join(jmh_dir, "B-boundary.json"), settings, "B boundary")
-    # Bytes per operation do not vary once the JIT has compiled the loop: the quick run measures
-    # two iterations after its warmup, not six (25 s of the budget), on one document and one NDJSON
-    # batch (canada.json, in the full run, another 20 s).
     alloc_sets = ["twitter.json", "gharchive-2015-01-01-0.ndjson"] + (["canada.json"] if full else [])
+    c = [r for r in a if r["params"]["dataset"] in alloc_sets]
     # simdjson-java warms up for 4 s a run (its own @Warmup): the quick run gives it A's table
-    # only, and leaves it out of C, D and F (40 s of the budget; FULL=1 runs it everywhere).
+    # only, and leaves it out of D and F (FULL=1 runs it everywhere).
     others = [] if full else ["-e", "checksum_simdjsonJava"]
-    c = run_jmh(jar, "ThroughputBenchmark", os.path.join(jmh_dir, "C-allocation.json"),
-                (settings or ["-i", "2"]) + ["-p", "dataset=" + ",".join(alloc_sets), "-prof", "gc"] + others,
-                "C allocation")
     d = run_jmh(jar, "ThroughputBenchmark", os.path.join(jmh_dir, "D-latency.json"),
                 settings + ["-p", "dataset=vehicles-batch-1", "-bm", "sample", "-tu", "us"] + others, "D latency")
-    # Stages are differences of variants: quick settings take more samples here, or most stages
-    # would fall below noise.
-    e = run_jmh(jar, "PipelineBenchmark", os.path.join(jmh_dir, "E-pipeline.json"),
-                settings or ["-i", "8", "-r", "400ms"], "E pipeline stages")
+    # Stages are differences of variants, which need the full run's samples: with the quick run's
+    # 8 x 400 ms they fell below noise but the parse (65 s of its budget for one column).
+    e = run_jmh(jar, "PipelineBenchmark", os.path.join(jmh_dir, "E-pipeline.json"), settings,
+                "E pipeline stages") if full else None
     scale_sets = ["twitter.json", "vehicles-batch-1"]
     # One thread is A's run of these datasets (the same benchmark, settings and thread count, so
     # it is not run twice: a minute of the quick budget); two threads run here.
@@ -260,7 +260,7 @@ def summarize(a, b, c, d, e, f1, f2, g, core, datasets, sizes, full):
 
     stages = {}
     pipeline_times = {}
-    for entry in e:
+    for entry in e or []:
         method = entry["benchmark"].rsplit(".", 1)[-1]
         variant, pipeline = method.split("_", 1)
         pipeline_times.setdefault(pipeline, {})[variant] = (entry["primaryMetric"]["score"], entry["primaryMetric"]["scoreError"])
@@ -365,8 +365,12 @@ def render_markdown(s):
     out.append("\n## E. Pipeline stages (µs per 4,096-record batch)\n\n%s\n\n" % s["E_stages"]["method"])
     def cell(x):
         return "below noise (± %.0f)" % x["ci999"] if x.get("below_noise") else "%.0f (%.0f%%)" % (x["us"], 100 * x["share"])
-    out.append(report.markdown_table(["pipeline", "total", "parse", "map", "validate"],
-                                     [[p, "%.0f ± %.0f" % (v["total_us"], v["total_ci999"]), cell(v["parse"]), cell(v["map"]), cell(v["validate"])] for p, v in st.items()]))
+    if not st:
+        out.append("Measured with FULL=1 only.\n")
+    else:
+        out.append(report.markdown_table(["pipeline", "total", "parse", "map", "validate"],
+                                         [[p, "%.0f ± %.0f" % (v["total_us"], v["total_ci999"]), cell(v["parse"]),
+                                           cell(v["map"]), cell(v["validate"])] for p, v in st.items()]))
     f = s["F_scaling"]["per_engine"]
     out.append("\n## F. Scaling on 1 and 2 threads (speedup)\n\n")
     sets = sorted({d for v in f.values() for d in v})
