@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -166,16 +168,35 @@ class JacksonAgreementTest {
         return o;
     }
 
+    /** The files of a folder of the corpus (SIMDBRIDGE_DATA, or ../shared/data) whose names start with prefix. */
+    private static List<Path> corpus(String folder, String prefix) throws java.io.IOException {
+        String env = System.getenv("SIMDBRIDGE_DATA");
+        Path dir = Path.of(env != null && !env.isEmpty() ? env : "../../../shared/data", folder);
+        try (var files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith(prefix)).sorted().toList();
+        }
+    }
+
+    private static void readsAsJacksonReadsIt(Path p) throws Exception {
+        byte[] doc = Files.readAllBytes(p);
+        Object jackson = new ObjectMapper().readValue(doc, Object.class);
+        assertEquals(normalize(jackson), normalize(Json.read(doc, Object.class)), p.toString());
+    }
+
     @Test
     void theCorpusReadsAsJacksonReadsIt() throws Exception {
-        ObjectMapper plain = new ObjectMapper();
-        String env = System.getenv("SIMDBRIDGE_DATA");
-        java.nio.file.Path dir = java.nio.file.Path.of(env != null && !env.isEmpty() ? env : "../../../shared/data", "jsonexamples");
-        try (var files = java.nio.file.Files.list(dir)) {
-            for (java.nio.file.Path p : files.sorted().toList()) {
-                byte[] doc = java.nio.file.Files.readAllBytes(p);
-                assertEquals(normalize(plain.readValue(doc, Object.class)), normalize(Json.read(doc, Object.class)), p.toString());
-            }
+        for (Path p : corpus("jsonexamples", "")) {
+            readsAsJacksonReadsIt(p);
         }
+    }
+
+    /** Every file JSONTestSuite says must be accepted (JsonTestSuiteTest: the others, every way in). */
+    @Test
+    void everyJsonTestSuiteYFileReadsAsJacksonReadsIt() throws Exception {
+        List<Path> files = corpus("jsonchecker/minefield", "y_");
+        for (Path p : files) {
+            readsAsJacksonReadsIt(p);
+        }
+        assertEquals(95, files.size());
     }
 }
