@@ -122,20 +122,39 @@ struct owned_pairs : std::vector<std::pair<PyObject *, PyObject *>> {
 /**
  * Keys written before, as `"key":`. A dict's keys recur (a list of records repeats its keys in
  * every record), and copying a quoted key whole skips its escape check. An entry is found by the
- * key's hash and taken for the key with the same address, hash and length: a str freed and
- * another made at that address would need the same hash (SipHash) and length as well, and the
- * bytes are the key's own, whatever the options (dumpb writes keys as they are, without
- * ensure_ascii). Compact ASCII keys of up to 29 characters that need no escape. Shared by every
- * call (under the GIL): records read in one call are written in the next with the same keys.
+ * key's hash and taken for a key of the same hash and length that is the same str (a str freed
+ * and another made at that address would need the same hash, SipHash, and length as well) or has
+ * the same characters: json.loads makes a str per key per call, so records read one a call share
+ * entries by their keys' characters. The bytes are the key's own, whatever the options (dumpb
+ * writes keys as they are, without ensure_ascii). Compact ASCII keys of up to 29 characters that
+ * need no escape. Shared by every call (under the GIL).
  */
 struct cached_key {
-  const PyObject *key;
+  const PyObject *key; // the str the entry was made from: found again by address, its characters go uncompared
   Py_hash_t hash;
   uint32_t size; // of text: quotes, characters, colon
   char text[36]; // 32 copied at once, whatever the size
 };
 constexpr size_t key_cache_size = 512;
 cached_key key_cache[key_cache_size];
+
+/** Whether the n bytes at a and b are the same, for n up to 32: in overlapping words, none read
+ *  past a + n or b + n (memcmp's call cost more than the comparison of a key). */
+inline bool same_short_bytes(const char *a, const char *b, size_t n) {
+  const auto differ = [&](size_t at, auto word) {
+    decltype(word) x, y;
+    std::memcpy(&x, a + at, sizeof x);
+    std::memcpy(&y, b + at, sizeof y);
+    return uint64_t(x ^ y);
+  };
+  if (n >= 16) {
+    return (differ(0, uint64_t()) | differ(8, uint64_t()) | differ(n - 16, uint64_t()) |
+            differ(n - 8, uint64_t())) == 0;
+  }
+  if (n >= 8) { return (differ(0, uint64_t()) | differ(n - 8, uint64_t())) == 0; }
+  if (n >= 4) { return (differ(0, uint32_t()) | differ(n - 4, uint32_t())) == 0; }
+  return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+}
 
 /** The cache's entry for a key of this hash. */
 inline cached_key &key_cache_entry(Py_hash_t hash) {
@@ -417,7 +436,9 @@ private:
     if (PyUnicode_IS_COMPACT_ASCII(key)) {
       const Py_hash_t hash = reinterpret_cast<PyASCIIObject *>(key)->hash;
       const cached_key &e = key_cache_entry(hash);
-      if (e.key == key && e.hash == hash && e.size == size_t(PyUnicode_GET_LENGTH(key)) + 3) {
+      const size_t n = size_t(PyUnicode_GET_LENGTH(key));
+      if (e.hash == hash && e.size == n + 3 &&
+          (e.key == key || same_short_bytes(e.text + 1, static_cast<const char *>(PyUnicode_DATA(key)), n))) {
         std::memcpy(out_.tail(), e.text, 32);
         out_.advance(e.size);
         return;

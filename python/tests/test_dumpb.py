@@ -2,6 +2,7 @@
 """dumpb() against orjson.dumps: the same bytes, or the same exception (TypeError) with the same
 message, over the corpus, every option flag, the types orjson serializes and random values."""
 import collections
+import ctypes
 import dataclasses
 import datetime
 import enum
@@ -273,8 +274,9 @@ def test_dict_keys():
 
 
 def test_repeated_keys_are_written_as_they_are_each_time():
-    # Keys written before are copied from a cache (by address, hash and length): keys that
-    # need an escape, keys too long to keep, and the same keys in every record and call.
+    # Keys written before are copied from a cache (by hash and length, then address or
+    # characters): keys that need an escape, keys too long to keep, and the same keys in every
+    # record and call.
     keys = ["a", "Make_ID", 'q"uote', "back\\slash", "tab\t", "\x7f", "x" * 29, "y" * 30, "z" * 200, "é", "", "\u2028"]
     records = [{k: i for k in keys} for i in range(50)]
     for option in (None, orjson.OPT_INDENT_2, orjson.OPT_SORT_KEYS):
@@ -285,6 +287,30 @@ def test_repeated_keys_are_written_as_they_are_each_time():
     for i in range(20000):
         k = "k%05d" % i
         assert simdbridge.dumpb({k: i}) == orjson.dumps({k: i})
+
+
+def test_a_cached_key_is_taken_only_for_the_same_characters():
+    # json.loads makes a str per key per call: equal keys of other objects share the cache's
+    # entry by their characters. A key of the same hash and length with one character changed
+    # (the hash forced equal, as no test could find a SipHash collision) is written as it is.
+    # Only a str of this test's own has its hash changed: from two characters (a str of one is
+    # the interpreter's shared singleton, whose hash every dict holding it relies on).
+    hash_at = ctypes.c_ssize_t.from_address
+    probe = "".join(["pr", "obe"])
+    offset = next((at for at in range(0, 64, 8) if hash_at(id(probe) + at).value == hash(probe)), None)
+    if offset is None:
+        pytest.skip("no str's hash found in its first words")
+    for n in range(2, 30):
+        for at in range(n):
+            first = "".join(chr(97 + (i * 7 + n) % 26) for i in range(n))
+            again = "".join(list(first))  # the same characters, another object
+            assert simdbridge.dumpb({first: 1}) == b'{"' + first.encode() + b'":1}'
+            assert simdbridge.dumpb({again: 2}) == b'{"' + first.encode() + b'":2}'
+            other = first[:at] + ("A" if first[at] != "A" else "B") + first[at + 1:]
+            assert sys.getrefcount(other) == 2  # this name's and the call's: no one else holds it
+            hash_at(id(other) + offset).value = hash(first)
+            assert hash(other) == hash(first)
+            assert simdbridge.dumpb({other: 3}) == b'{"' + other.encode() + b'":3}'
 
 
 def test_default():
