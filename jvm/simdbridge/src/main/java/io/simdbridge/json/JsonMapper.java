@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.simdbridge.json;
 
+import io.simdbridge.ErrorCode;
 import io.simdbridge.JsonException;
 import io.simdbridge.JsonLimits;
 import io.simdbridge.NativeParser;
@@ -180,6 +181,8 @@ public final class JsonMapper {
      * Reads the stream to its end (it is not closed). Under a {@code maxDocumentLength}, no more
      * than that many bytes and one more are read: a longer document fails as it would from an
      * array (DOCUMENT_TOO_LONG at the limit's offset), without taking all of the stream first.
+     * Without one, a stream longer than the JVM's largest array (2,147,483,639 bytes) is
+     * DOCUMENT_TOO_LONG at that offset.
      */
     public <T> T read(InputStream json, Class<T> type) {
         return read(readAll(json), (Type) type);
@@ -190,11 +193,32 @@ public final class JsonMapper {
     }
 
     private byte[] readAll(InputStream in) {
+        return readAll(in, limits.maxDocumentLength(), LARGEST_ARRAY);
+    }
+
+    /** The most bytes an array holds (the JDK's own bound, which readAllBytes enforces). */
+    static final int LARGEST_ARRAY = Integer.MAX_VALUE - 8;
+
+    /**
+     * The stream's bytes, at most {@code maxDocumentLength} and one more where that is below
+     * {@code largest} (the parse then refuses the longer document, at the limit); else at most
+     * {@code largest}, and a stream with more is refused here, where readAllBytes would throw the
+     * JDK's OutOfMemoryError ("Required array size too large") after taking all it could.
+     */
+    static byte[] readAll(InputStream in, long maxDocumentLength, int largest) {
         Objects.requireNonNull(in, "json");
-        long max = limits.maxDocumentLength();
         try {
-            // An array holds at most Integer.MAX_VALUE - 8 bytes (the JDK's own bound).
-            return max == 0 || max >= Integer.MAX_VALUE - 9 ? in.readAllBytes() : in.readNBytes((int) max + 1);
+            if (maxDocumentLength > 0 && maxDocumentLength < largest) {
+                return in.readNBytes((int) maxDocumentLength + 1);
+            }
+            byte[] bytes = in.readNBytes(largest);
+            if (bytes.length == largest && in.read() != -1) {
+                ErrorCode code = ErrorCode.DOCUMENT_TOO_LONG;
+                String past = "a stream longer than the JVM's largest array, " + largest + " bytes";
+                throw new JsonBindException(Paths.ofOffset(i -> i < largest ? bytes[(int) i] & 0xFF : -1, largest),
+                        largest, code.message() + " (" + past + ")", PARSER.error(code, largest, past));
+            }
+            return bytes;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

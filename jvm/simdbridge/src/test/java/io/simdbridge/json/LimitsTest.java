@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.simdbridge.json;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -136,6 +137,30 @@ class LimitsTest {
         byte[] exact = "[1,1,1,1,1,1,1,1,11]".getBytes(StandardCharsets.UTF_8);
         assertEquals(20, exact.length);
         assertEquals(9, twenty.read(new java.io.ByteArrayInputStream(exact), List.class).size());
+    }
+
+    @Test
+    void aStreamPastTheLargestArrayIsRefusedThere() {
+        // The JVM's largest array (readAll's bound without a limit) made 20 bytes: a longer stream
+        // is DOCUMENT_TOO_LONG at byte 20, read no further than one byte past it.
+        assertEquals(Integer.MAX_VALUE - 8, JsonMapper.LARGEST_ARRAY);
+        Endless endless = new Endless();
+        JsonBindException e = assertThrows(JsonBindException.class, () -> JsonMapper.readAll(endless, 0, 20));
+        assertEquals(ErrorCode.DOCUMENT_TOO_LONG, code(e));
+        assertEquals(20, e.offset());
+        assertEquals("$[9]", e.path()); // as under a maxDocumentLength of 20
+        JsonMapper twenty = JsonMapper.builder().maxDocumentLength(20).build();
+        JsonBindException limited =
+                assertThrows(JsonBindException.class, () -> twenty.read(new Endless(), Object.class));
+        assertEquals(limited.path(), e.path());
+        assertTrue(e.getMessage().contains("longer than the JVM's largest array, 20 bytes"), e.getMessage());
+        assertEquals(21, endless.taken);
+        // A limit at the bound or past it is the bound; one below it reads one byte past the limit.
+        assertThrows(JsonBindException.class, () -> JsonMapper.readAll(new Endless(), 20, 20));
+        assertThrows(JsonBindException.class, () -> JsonMapper.readAll(new Endless(), 1L << 40, 20));
+        assertEquals(20, JsonMapper.readAll(new Endless(), 19, 20).length);
+        byte[] exact = "[1,1,1,1,1,1,1,1,11]".getBytes(StandardCharsets.UTF_8);
+        assertArrayEquals(exact, JsonMapper.readAll(new java.io.ByteArrayInputStream(exact), 0, 20));
     }
 
     /** A node of a chain, read and written by the bean codec. */
