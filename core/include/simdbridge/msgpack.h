@@ -130,9 +130,9 @@ msgpack_error msgpack_to_json(parser &p, input in, const msgpack_options &option
  * once converted: memory is bounded by a step and the longest value, not by the stream. The
  * text, and the error, are those of msgpack_to_json over the whole stream at once; on an error,
  * every value before it has been handed to `write`. A value cut short is read on only while
- * nothing in it is wrong: past the depth limit or at a bad byte it is refused then. (One whose
- * arrays or maps claim more entries than have come is read on until they come or the stream
- * ends, as read whole: there is no length limit for a value yet.)
+ * nothing in it is wrong: past the depth limit, at a bad byte or past max_value_length it is
+ * refused then. (With no max_value_length, one whose arrays or maps claim more entries than have
+ * come is read on until they come or the stream ends, as read whole.)
  */
 msgpack_error msgpack_to_json(stream_source &source, const msgpack_options &options,
                               const msgpack_sink &write) noexcept;
