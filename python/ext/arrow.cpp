@@ -140,19 +140,35 @@ namespace {
 bool read_arguments(PyObject *args, PyObject *kwargs, const char *first, PyObject *&data, arrow_read_options &options,
                     owned &schema_capsule, const ArrowSchema *&given) {
   const char *keywords[] = {first, "schema", "block_size", "error_on_unknown_fields", "validate_skipped", "threads",
-                            nullptr};
+                            "bad_records", "corrupt_record_field", "any_value_as_string", "spark_temporals", nullptr};
   PyObject *schema = Py_None;
   Py_ssize_t block_size = Py_ssize_t(1) << 20;
-  int unknown_is_error = 0, validate_skipped = 1;
+  int unknown_is_error = 0, validate_skipped = 1, any_value_as_string = 0, spark_temporals = 0;
   PyObject *threads = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$nppO", const_cast<char **>(keywords), &data, &schema, &block_size,
-                                   &unknown_is_error, &validate_skipped, &threads)) {
+  const char *bad_records = "fail", *corrupt_record_field = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O$nppOszpp", const_cast<char **>(keywords), &data, &schema,
+                                   &block_size, &unknown_is_error, &validate_skipped, &threads, &bad_records,
+                                   &corrupt_record_field, &any_value_as_string, &spark_temporals)) {
     return false;
   }
   if (block_size < 1) {
     PyErr_SetString(PyExc_ValueError, "block_size must be at least 1");
     return false;
   }
+  const std::string_view mode(bad_records);
+  if (mode == "fail") {
+    options.on_bad_record = simdbridge::bad_records::fail;
+  } else if (mode == "keep") {
+    options.on_bad_record = simdbridge::bad_records::keep;
+  } else if (mode == "drop") {
+    options.on_bad_record = simdbridge::bad_records::drop;
+  } else {
+    PyErr_Format(PyExc_ValueError, "bad_records must be 'fail', 'keep' or 'drop', not '%.100s'", bad_records);
+    return false;
+  }
+  if (corrupt_record_field != nullptr) { options.corrupt_record_field = corrupt_record_field; }
+  options.any_value_as_string = any_value_as_string != 0;
+  options.spark_temporals = spark_temporals != 0;
   options.block_size = size_t(block_size);
   options.error_on_unknown_fields = unknown_is_error != 0;
   options.validate_skipped = validate_skipped != 0;

@@ -518,3 +518,65 @@ def test_objects_read_as_maps_and_written_back():
     table = ours(data, schema)
     assert table.column("m").to_pylist() == [[("a", 1), ("b\u00e9", None)], [], None]
     assert simdbridge.dumpb_arrow(table) == '{"m":{"a":1,"bé":null}}\n{"m":{}}\n{"m":null}\n'.encode()
+
+
+BAD = (b'{"a": 1, "s": "x"}\n'
+       b'{"a": "two", "s": "kept"}\n'  # a value of another type: that field null when kept
+       b'not json\n'
+       b'[1, 2]\n'
+       b'{"a": 3, "s": 4}\n')
+BAD_SCHEMA = pa.schema([("a", pa.int64()), ("s", pa.string()), ("_corrupt", pa.string())])
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("block_size", [1, 40, 1 << 20])
+def test_bad_records_kept_or_dropped_as_sparks_modes(tmp_path, block_size, threads):
+    kw = dict(block_size=block_size, threads=threads)
+    kept = ours(BAD, BAD_SCHEMA, bad_records="keep", corrupt_record_field="_corrupt", **kw).to_pylist()
+    assert kept == [
+        {"a": 1, "s": "x", "_corrupt": None},
+        {"a": None, "s": "kept", "_corrupt": '{"a": "two", "s": "kept"}'},
+        {"a": None, "s": None, "_corrupt": "not json"},
+        {"a": None, "s": None, "_corrupt": "[1, 2]"},
+        {"a": 3, "s": None, "_corrupt": '{"a": 3, "s": 4}'},
+    ]
+    assert ours(BAD, BAD_SCHEMA, bad_records="keep", **kw).column("_corrupt").null_count == 5
+    assert ours(BAD, BAD_SCHEMA, bad_records="drop", **kw).to_pylist() == [kept[0]]
+    # A string field taking any value as its JSON text: the last record is good then.
+    loose = ours(BAD, BAD_SCHEMA, bad_records="drop", any_value_as_string=True, **kw).to_pylist()
+    assert loose == [kept[0], {"a": 3, "s": "4", "_corrupt": None}]
+    # From a file, the same rows.
+    path = tmp_path / "bad.ndjson"
+    path.write_bytes(BAD)
+    from_file = simdbridge.load_arrow_file(path, BAD_SCHEMA, bad_records="keep", corrupt_record_field="_corrupt", **kw)
+    assert pa.table(from_file).to_pylist() == kept
+    # Failing is the default: the second record's error.
+    with pytest.raises(simdbridge.StreamError) as e:
+        ours(BAD, BAD_SCHEMA, corrupt_record_field="_corrupt", **kw)
+    assert e.value.pos == BAD.index(b'"two"')
+
+
+def test_bad_records_options_are_checked():
+    with pytest.raises(ValueError, match="bad_records must be 'fail', 'keep' or 'drop', not 'skip'"):
+        simdbridge.loads_arrow(BAD, BAD_SCHEMA, bad_records="skip")
+    with pytest.raises(ValueError, match="the corrupt-record field 'a' must be a string"):
+        simdbridge.loads_arrow(BAD, BAD_SCHEMA, bad_records="keep", corrupt_record_field="a")
+    for mode in ("keep", "drop"):  # inferring, every record must be valid
+        with pytest.raises(ValueError, match="only in a read with a schema"):
+            simdbridge.loads_arrow(BAD, bad_records=mode)
+    with pytest.raises(TypeError):
+        simdbridge.loads_arrow(BAD, BAD_SCHEMA, bad_records=None)
+    with pytest.raises(ValueError):
+        simdbridge.loads_arrow(BAD, BAD_SCHEMA, bad_records="keep", corrupt_record_field="a\0b")
+
+
+def test_spark_temporals_read_numbers_as_seconds():
+    schema = pa.schema([("t", pa.timestamp("ms")), ("d", pa.date32())])
+    data = b'{"t": 2, "d": "1970-01-03"}\n{"t": "1970-01-01T00:00:05Z", "d": null}\n'
+    assert ours(data, schema, spark_temporals=True).to_pylist() == [
+        {"t": datetime.datetime(1970, 1, 1, 0, 0, 2), "d": datetime.date(1970, 1, 3)},
+        {"t": datetime.datetime(1970, 1, 1, 0, 0, 5), "d": None}]
+    assert ours(data, schema).column("t").to_pylist()[0] == datetime.datetime(1970, 1, 1, 0, 0, 0, 2000)
+    with pytest.raises(simdbridge.StreamError):  # a day count is no date there
+        ours(b'{"d": 2}\n', schema, spark_temporals=True)
+    assert ours(b'{"d": 2}\n', schema).column("d").to_pylist() == [datetime.date(1970, 1, 3)]

@@ -43,7 +43,8 @@ struct arrow_read_options {
   /** The limits each record is read under (depth, number, string and record length). */
   parser_options limits;
   /** What a bad record (one that is not valid JSON, not an object, too long, or holds a value
-   *  of another type than its field's) does to the read; the modes of Spark's JSON source. */
+   *  of another type than its field's) does to the read; the modes of Spark's JSON source.
+   *  Keep and drop need a schema (a read that infers one is error_code::invalid_argument). */
   bad_records on_bad_record = bad_records::fail;
   /** With bad_records::keep, the name of a top-level utf8 field of the schema that takes each
    *  bad record's line as it is in the input (without its line end), null for the others; no

@@ -1329,11 +1329,19 @@ static arrow_read_options bounded(const arrow_read_options &options) {
   return o;
 }
 
+/** A read that keeps or drops bad records needs a schema: inference takes every record as it is. */
+static arrow_error mode_needs_schema(const ArrowSchema *schema, const arrow_read_options &options) {
+  if (schema != nullptr || options.on_bad_record == bad_records::fail) { return {}; }
+  return usage("bad records are kept or dropped only in a read with a schema (inferring one, every record must "
+               "be valid)");
+}
+
 arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_read_options &given_options,
                             ArrowArrayStream *out) noexcept {
   const arrow_read_options options = bounded(given_options);
   if (out == nullptr || !in.well_formed()) { return usage("invalid argument"); }
   out->release = nullptr;
+  if (arrow_error e = mode_needs_schema(schema, options); !e.ok()) { return e; }
   try {
     field given;
     if (schema != nullptr) {
@@ -1437,6 +1445,7 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
   const arrow_read_options options = bounded(given_options);
   if (out == nullptr) { return usage("invalid argument"); }
   out->release = nullptr;
+  if (arrow_error e = mode_needs_schema(schema, options); !e.ok()) { return e; }
   struct stat st;
   if (::fstat(fd, &st) != 0) { return read_failure(errno, 0); }
   arrow_error e = file_to_arrow(fd, st, schema, options, out);

@@ -801,6 +801,29 @@ read_result read_pipe(const std::string &head, char fill, uint64_t count, const 
   return drain(r, stream);
 }
 
+TEST(ArrowFileReader, KeepingOrDroppingBadRecordsNeedsASchema) {
+  // Inferring, every record must be valid: keep and drop are refused before anything is read,
+  // from bytes, a file (inferred whole, or from its first block) and a pipe (of valid records,
+  // which the read would otherwise take), with no stream to release; failing infers as ever.
+  std::string ndjson;
+  for (int i = 0; i < 100; i++) { ndjson += "{\"a\": 1}\n"; }
+  ndjson += "not json\n";
+  for (bad_records mode : {bad_records::keep, bad_records::drop}) {
+    arrow_read_options lenient;
+    lenient.on_bad_record = mode;
+    arrow_read_options small = lenient;
+    small.block_size = 256;
+    for (const read_result &r : {read(ndjson, nullptr, lenient), read_file(ndjson, nullptr, lenient),
+                                 read_file(ndjson, nullptr, small),
+                                 read_pipe("{\"a\": 1}\n", ' ', 0, "", nullptr, lenient)}) {
+      EXPECT_EQ(r.error.code, error_code::invalid_argument);
+      EXPECT_NE(r.error.message.find("only in a read with a schema"), std::string::npos) << r.error.message;
+      EXPECT_EQ(r.batches, 0u);
+    }
+  }
+  EXPECT_EQ(read(ndjson, nullptr, {}).error.record, 101u);
+}
+
 TEST(ArrowFileReader, APipeIsReadABlockAtATimeWithItsErrorsLineAndColumn) {
   // With a schema, a pipe (or any file that is not regular) was read whole before any record
   // was: its size in memory, and a device of zeros until memory ran out. It is now read a block

@@ -31,10 +31,13 @@ Beyond json:
   every engine of the benchmark must agree on.
 - set_limits(max_depth=, max_number_length=, max_document_length=), get_limits(): what every
   parse accepts; a limit passed is a LimitError naming it, with its byte offset.
-- loads_arrow(data, schema=None, *, block_size=, error_on_unknown_fields=, validate_skipped=, threads=),
+- loads_arrow(data, schema=None, *, block_size=, error_on_unknown_fields=, validate_skipped=, threads=,
+  bad_records="fail", corrupt_record_field=None, any_value_as_string=False, spark_temporals=False),
   load_arrow_file(path, ...): NDJSON as Arrow record batches, with a schema (anything with
   __arrow_c_schema__, such as a pyarrow.Schema) or inferred; the result has __arrow_c_stream__,
   so pyarrow.table(r), polars.DataFrame(r) and duckdb.from_arrow(r) take it without a copy.
+  With a schema, bad records may be kept as rows ("keep", their line in corrupt_record_field)
+  or dropped ("drop"), as Spark's PERMISSIVE and DROPMALFORMED modes do.
 - dumpb_arrow(data, *, write_nulls=True, threads=None): Arrow record batches (a pyarrow Table or
   RecordBatch, a polars DataFrame, anything with __arrow_c_stream__ or __arrow_c_array__) as
   NDJSON bytes, numbers and strings as dumpb writes them; dump_arrow(data, fp, ...) writes the

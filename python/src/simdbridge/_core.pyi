@@ -108,6 +108,10 @@ def loads_arrow(
     error_on_unknown_fields: bool = ...,
     validate_skipped: bool = ...,
     threads: int | None = ...,
+    bad_records: Literal["fail", "keep", "drop"] = ...,
+    corrupt_record_field: str | None = ...,
+    any_value_as_string: bool = ...,
+    spark_temporals: bool = ...,
 ) -> ArrowStream: ...
 def load_arrow_fd(
     fd: int | IO[bytes],
@@ -117,6 +121,10 @@ def load_arrow_fd(
     error_on_unknown_fields: bool = ...,
     validate_skipped: bool = ...,
     threads: int | None = ...,
+    bad_records: Literal["fail", "keep", "drop"] = ...,
+    corrupt_record_field: str | None = ...,
+    any_value_as_string: bool = ...,
+    spark_temporals: bool = ...,
 ) -> ArrowStream: ...
 def dumpb_arrow(data: Any, *, write_nulls: bool = ..., threads: int | None = ...) -> bytes: ...
 def dumpb_many(iterable: Iterable[Any], /, default: Callable[[Any], Any] | None = ..., option: int | None = ...) -> bytes: ...

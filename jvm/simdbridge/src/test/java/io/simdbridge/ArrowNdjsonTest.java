@@ -35,6 +35,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -258,6 +259,15 @@ class ArrowNdjsonTest {
             JsonException failed = assertThrows(JsonException.class, () -> ArrowNdjson.read(allocator, ndjson,
                     keep.withBadRecords(ArrowNdjson.BadRecords.FAIL)));
             assertEquals(2, failed.record());
+            // Keeping or dropping needs a schema: inferred, every record must be valid.
+            for (ArrowNdjson.BadRecords mode : List.of(ArrowNdjson.BadRecords.KEEP, ArrowNdjson.BadRecords.DROP)) {
+                ArrowNdjson.ReadOptions inferred = ArrowNdjson.ReadOptions.DEFAULT.withBadRecords(mode);
+                for (Executable read : List.<Executable>of(() -> ArrowNdjson.read(allocator, ndjson, inferred),
+                        () -> ArrowNdjson.read(allocator, file, inferred))) {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, read);
+                    assertTrue(e.getMessage().contains("only in a read with a schema"), e.getMessage());
+                }
+            }
         }
     }
 
