@@ -215,8 +215,8 @@ public final class JsonMapper {
             if (bytes.length == largest && in.read() != -1) {
                 ErrorCode code = ErrorCode.DOCUMENT_TOO_LONG;
                 String past = "a stream longer than the JVM's largest array, " + largest + " bytes";
-                throw new JsonBindException(Paths.ofOffset(i -> i < largest ? bytes[(int) i] & 0xFF : -1, largest),
-                        largest, code.message() + " (" + past + ")", PARSER.error(code, largest, past));
+                throw parseError(i -> i < largest ? bytes[(int) i] & 0xFF : -1, PARSER.error(code, largest, past),
+                        code.message() + " (" + past + ")");
             }
             return bytes;
         } catch (IOException e) {
@@ -325,13 +325,20 @@ public final class JsonMapper {
                 t.ensure(PARSER.bindingTapeWords(parser), PARSER.bindingTapeStrings(parser));
             }
         } catch (JsonException e) {
-            String reason = e.code().message();
-            throw new JsonBindException(Paths.ofOffset(t::inputByte, e.offset()), e.offset(), reason, e);
+            throw parseError(t::inputByte, e, e.code().message());
         } finally {
             if (before != limits) {
                 parser.setLimits(before); // the thread's parser serves other mappers and callers
             }
         }
+    }
+
+    /**
+     * A parse error (the core's, or one found in Java before the parse) as the binding reports it:
+     * at its offset, with the JSON path there read from the input, the error as its cause.
+     */
+    private static JsonBindException parseError(Paths.Reader input, JsonException e, String reason) {
+        return new JsonBindException(Paths.ofOffset(input, e.offset()), e.offset(), reason, e);
     }
 
     @SuppressWarnings("unchecked")
