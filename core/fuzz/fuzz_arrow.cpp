@@ -4,7 +4,9 @@
 // batches and message as the record-at-a-time reference reader; the same from a regular file
 // and from a pipe (ndjson_file_to_arrow), their errors with the line and column of their
 // offset; on success a row per non-blank line, every array released; an error in a record's
-// syntax the scalar parser's, at the same byte.
+// syntax the scalar parser's, at the same byte. Keeping bad records (inferred or with the
+// schema): never an error, a row per non-blank line; dropping them, no more; both the same
+// batches for every block size, thread count and source.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -77,7 +79,7 @@ int descriptor_of(const uint8_t *data, size_t size, source from) {
 }
 
 verdict read(const uint8_t *data, size_t size, const field *schema, size_t block, unsigned threads,
-             bool reference = false, source from = source::bytes) {
+             bool reference = false, source from = source::bytes, bad_records mode = bad_records::fail) {
   ArrowSchema given{};
   if (schema != nullptr) { arrow::export_schema(*schema, &given); }
   arrow_read_options options;
@@ -85,6 +87,8 @@ verdict read(const uint8_t *data, size_t size, const field *schema, size_t block
   options.threads = threads;
   options.limits.max_depth = 16;
   options.reference_reader = reference;
+  options.on_bad_record = mode;
+  options.corrupt_record_field = "_corrupt";
   ArrowArrayStream stream{};
   verdict v;
   if (from == source::bytes) {
@@ -174,6 +178,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
     }
     pos = newline ? end + 1 : size;
+  }
+  for (const bad_records mode : {bad_records::keep, bad_records::drop}) {
+    const verdict lenient = read(data, size, schema, size_t(1) << 20, 1, false, source::bytes, mode);
+    fuzz::expect(lenient.error.ok(), "arrow: a read keeping or dropping bad records failed");
+    fuzz::expect(mode == bad_records::keep ? lenient.rows == lines : lenient.rows <= lines,
+                 "arrow: keeping bad records, not a row per non-blank line (or more rows dropping them)");
+    for (const source from : {source::bytes, source::file, source::pipe}) {
+      const verdict v = read(data, size, schema, 1 + selector % 89, 1 + selector % 3, false, from, mode);
+      if (!v.error.ok() || v.written != lenient.written ||
+          arrow::describe(v.schema) != arrow::describe(lenient.schema)) {
+        std::fprintf(stderr, "FINDING: arrow: keeping or dropping bad records, block size, threads or source change "
+                             "the result: '%s'\n", v.error.message.c_str());
+        std::abort();
+      }
+    }
   }
   if (one.error.ok()) {
     fuzz::expect(one.rows == lines, "arrow: a row per non-blank line");

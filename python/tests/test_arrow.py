@@ -556,14 +556,41 @@ def test_bad_records_kept_or_dropped_as_sparks_modes(tmp_path, block_size, threa
     assert e.value.pos == BAD.index(b'"two"')
 
 
+@pytest.mark.parametrize("block_size", [1, 40, 1 << 20])
+def test_bad_records_kept_or_dropped_with_an_inferred_schema(tmp_path, block_size):
+    # Inferring, a bad record (not JSON, not an object, or of types that conflict with the
+    # records before it) adds nothing to the schema; kept with a corrupt-record field, that
+    # field is a string column at the end, as Spark infers it.
+    path = tmp_path / "bad.ndjson"
+    path.write_bytes(BAD)
+    kw = dict(block_size=block_size)
+    for read in (lambda **o: ours(BAD, **o, **kw),
+                 lambda **o: pa.table(simdbridge.load_arrow_file(path, **o, **kw))):
+        kept = read(bad_records="keep", corrupt_record_field="_corrupt")
+        assert kept.schema == pa.schema([("a", pa.int64()), ("s", pa.string()), ("_corrupt", pa.string())])
+        assert kept.to_pylist() == [
+            {"a": 1, "s": "x", "_corrupt": None},
+            {"a": None, "s": "kept", "_corrupt": '{"a": "two", "s": "kept"}'},
+            {"a": None, "s": None, "_corrupt": "not json"},
+            {"a": None, "s": None, "_corrupt": "[1, 2]"},
+            {"a": 3, "s": None, "_corrupt": '{"a": 3, "s": 4}'},
+        ]
+        dropped = read(bad_records="drop", corrupt_record_field="_corrupt")
+        assert dropped.schema == pa.schema([("a", pa.int64()), ("s", pa.string())])
+        assert dropped.to_pylist() == [{"a": 1, "s": "x"}]
+        assert read(bad_records="keep").schema == dropped.schema
+        # A string field taking any value: the last record is read whole (though inference left it out).
+        assert read(bad_records="keep", corrupt_record_field="_corrupt",
+                    any_value_as_string=True).column("_corrupt").null_count == 2
+    with pytest.raises(simdbridge.StreamError):  # failing, the second record's conflict
+        ours(BAD)
+
+
 def test_bad_records_options_are_checked():
     with pytest.raises(ValueError, match="bad_records must be 'fail', 'keep' or 'drop', not 'skip'"):
         simdbridge.loads_arrow(BAD, BAD_SCHEMA, bad_records="skip")
     with pytest.raises(ValueError, match="the corrupt-record field 'a' must be a string"):
         simdbridge.loads_arrow(BAD, BAD_SCHEMA, bad_records="keep", corrupt_record_field="a")
-    for mode in ("keep", "drop"):  # inferring, every record must be valid
-        with pytest.raises(ValueError, match="only in a read with a schema"):
-            simdbridge.loads_arrow(BAD, bad_records=mode)
     with pytest.raises(TypeError):
         simdbridge.loads_arrow(BAD, BAD_SCHEMA, bad_records=None)
     with pytest.raises(ValueError):

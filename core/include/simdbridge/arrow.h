@@ -44,7 +44,9 @@ struct arrow_read_options {
   parser_options limits;
   /** What a bad record (one that is not valid JSON, not an object, too long, or holds a value
    *  of another type than its field's) does to the read; the modes of Spark's JSON source.
-   *  Keep and drop need a schema (a read that infers one is error_code::invalid_argument). */
+   *  Keeping or dropping with no schema, inference leaves bad records out (a record whose types
+   *  conflict with the records before it is one), and adds the corrupt-record field (a string,
+   *  last) where it met any and keeps them. */
   bad_records on_bad_record = bad_records::fail;
   /** With bad_records::keep, the name of a top-level utf8 field of the schema that takes each
    *  bad record's line as it is in the input (without its line end), null for the others; no

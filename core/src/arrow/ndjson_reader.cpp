@@ -367,10 +367,50 @@ private:
 constexpr std::string_view out_of_stack = "nesting deeper than this thread's stack holds";
 
 /**
- * The type inferred so far for a value, as pyarrow's JSON reader infers it. `floor`:
- * stack_floor(), below which it stops (a level of recursion per level of nesting).
+ * What merge_type changed in a schema while it merged one record, so that a record whose types
+ * conflict can be taken back whole (inference where bad records are kept or dropped: such a
+ * record adds nothing). A change names its field by the child indices from the record's struct
+ * down: children are only appended, so each index holds until the changes after it are undone.
  */
-bool merge_type(field &into, element v, std::string &path, std::string &why, uintptr_t floor) {
+class schema_changes {
+public:
+  void start() {
+    trail_.clear();
+    changes_.clear();
+  }
+  void enter(size_t child) { trail_.push_back(uint32_t(child)); }
+  void leave() { trail_.pop_back(); }
+  /** Before `f` (the field the trail leads to) takes another type or a child. */
+  void changing(const field &f) { changes_.push_back({trail_, f.type, f.children.size()}); }
+  /** Puts `root` back as it was at start(). */
+  void undo(field &root) {
+    for (auto c = changes_.rbegin(); c != changes_.rend(); ++c) {
+      field *f = &root;
+      for (uint32_t i : c->trail) { f = &f->children[i]; }
+      f->by_name.truncate(f->children, c->children);
+      f->children.erase(f->children.begin() + std::ptrdiff_t(c->children), f->children.end());
+      f->type = c->type;
+    }
+    changes_.clear();
+  }
+
+private:
+  struct change {
+    std::vector<uint32_t> trail;
+    kind type;
+    size_t children;
+  };
+  std::vector<uint32_t> trail_;
+  std::vector<change> changes_;
+};
+
+/**
+ * The type inferred so far for a value, as pyarrow's JSON reader infers it. `floor`:
+ * stack_floor(), below which it stops (a level of recursion per level of nesting). `changes`,
+ * where not null, records each change to `into` (at the trail it has entered).
+ */
+bool merge_type(field &into, element v, std::string &path, std::string &why, uintptr_t floor,
+                schema_changes *changes) {
   if (!stack_has_room(floor)) {
     why = out_of_stack; // no path: finding its value again would recurse as deep
     return false;
@@ -388,6 +428,7 @@ bool merge_type(field &into, element v, std::string &path, std::string &why, uin
   default: seen = kind::null; break;
   }
   if (into.type == kind::null) {
+    if (changes != nullptr) { changes->changing(into); }
     into.type = seen;
     if (seen == kind::list) { into.children.push_back(arrow::named("item")); }
   } else if (into.type != seen) {
@@ -400,6 +441,7 @@ bool merge_type(field &into, element v, std::string &path, std::string &why, uin
       why = "a value of type " + arrow::describe(other) + " where earlier records had " + arrow::describe(into);
       return false;
     }
+    if (into.type != kind::float64 && changes != nullptr) { changes->changing(into); }
     into.type = kind::float64;
   }
   if (seen == kind::structure) {
@@ -407,22 +449,28 @@ bool merge_type(field &into, element v, std::string &path, std::string &why, uin
     if (v.get(object) != simdjson::SUCCESS) { return false; } // (its type was read above)
     for (simdjson::dom::key_value_pair kv : object) {
       const size_t at = into.by_name.find(into.children, kv.key);
-      if (at == into.children.size()) { into.children.push_back(arrow::named(std::string(kv.key))); }
-      field *child = &into.children[at];
-      if (!merge_type(*child, kv.value, path, why, floor)) {
+      if (at == into.children.size()) {
+        if (changes != nullptr) { changes->changing(into); }
+        into.children.push_back(arrow::named(std::string(kv.key)));
+      }
+      if (changes != nullptr) { changes->enter(at); }
+      if (!merge_type(into.children[at], kv.value, path, why, floor, changes)) {
         if (why != out_of_stack) { path = "/" + escape_pointer_step(kv.key) + path; }
         return false;
       }
+      if (changes != nullptr) { changes->leave(); }
     }
   } else if (seen == kind::list) {
     size_t index = 0;
     simdjson::dom::array array;
     if (v.get(array) != simdjson::SUCCESS) { return false; }
     for (element item : array) {
-      if (!merge_type(into.children[0], item, path, why, floor)) {
+      if (changes != nullptr) { changes->enter(0); }
+      if (!merge_type(into.children[0], item, path, why, floor, changes)) {
         if (why != out_of_stack) { path = "/" + std::to_string(index) + path; }
         return false;
       }
+      if (changes != nullptr) { changes->leave(); }
       index++;
     }
   }
@@ -464,6 +512,7 @@ struct block {
   size_t begin = 0, end = 0;  // bytes of the input: whole lines
   const uint8_t *bytes = nullptr; // where they are: in the input, or the padded copy of the last block
   uint64_t records = 0;       // records read (or before the error)
+  uint64_t bad = 0;           // of them, inference's bad records (where they are kept or dropped)
   column *batch = nullptr;    // the batch read (a struct column)
   arrow_error error;          // record numbers within the block until made global
   field inferred = arrow::named("", kind::structure);
@@ -678,6 +727,9 @@ public:
   }
 
   std::vector<block> &blocks() { return blocks_; }
+  /** Whether bad records are kept or dropped. */
+  bool lenient() const { return options_.on_bad_record != bad_records::fail; }
+  const arrow_read_options &options() const { return options_; }
 
 private:
   const uint8_t *data_;
@@ -687,58 +739,109 @@ private:
   std::vector<uint8_t> last_copy_;
 };
 
-/** A record's types merged into `into` (inference); false with `why` where it conflicts or is not an object. */
-bool merge_record(field &into, element root, mismatch &why, std::string &path) {
+/**
+ * A record's types merged into `into` (inference); false with `why` where it conflicts or is not
+ * an object. With `changes` (bad records kept or dropped), such a record is a bad one instead:
+ * counted in `bad`, whatever it had merged taken back, and the result true.
+ */
+bool merge_record(field &into, element root, mismatch &why, std::string &path, schema_changes *changes,
+                  uint64_t &bad) {
   if (root.type() != element_type::OBJECT) {
+    if (changes != nullptr) {
+      bad++;
+      return true;
+    }
     why.reason = std::string("a record must be an object, found ") + json_type_name(root);
     return false;
   }
-  if (!merge_type(into, root, path, why.reason, stack_floor())) {
-    why.path = path;
-    return false;
+  if (changes != nullptr) { changes->start(); }
+  if (merge_type(into, root, path, why.reason, stack_floor(), changes)) { return true; }
+  if (changes != nullptr && why.reason != out_of_stack) {
+    changes->undo(into);
+    path.clear();
+    why.reason.clear();
+    bad++;
+    return true;
   }
-  return true;
+  why.path = path;
+  return false;
+}
+
+/**
+ * Block b's records inferred into `into`, from b's first record. Where bad records are kept or
+ * dropped, one that is not JSON, not an object, past a limit, or of types that conflict with
+ * those before it is counted in b.bad and adds nothing; else it is b.error.
+ */
+void infer_records(reader &r, record_parser &parser, block &b, field &into) {
+  std::string path;
+  b.records = 0;
+  b.bad = 0;
+  b.error = {};
+  if (!r.lenient()) {
+    uint64_t none = 0;
+    r.read_records(parser, b, nullptr, [&](element root, mismatch &why, std::string_view) {
+      return merge_record(into, root, why, path, nullptr, none);
+    });
+    return;
+  }
+  schema_changes changes;
+  r.read_records(
+      parser, b, nullptr,
+      [&](element root, mismatch &why, std::string_view) {
+        return merge_record(into, root, why, path, &changes, b.bad);
+      },
+      [&](std::string_view) { b.bad++; }, [](int64_t, std::string_view) {});
 }
 
 /** The types of block b's records into b.inferred (its error, if any, in b.error). */
 void infer_block(reader &r, record_parser &parser, block &b) {
-  std::string path;
-  r.read_records(parser, b, nullptr, [&](element root, mismatch &why, std::string_view) {
-    return merge_record(b.inferred, root, why, path);
-  });
+  b.inferred = arrow::named("", kind::structure);
+  infer_records(r, parser, b, b.inferred);
 }
 
 /**
  * Merges block b's inferred types into `schema`, the blocks before it merged already. Where they
  * conflict, or b has an error, b is read again from the types so far, which finds what reading
  * the input in order finds first (a conflict with an earlier block may come before the block's
- * own error): that is b.error, and the result false.
+ * own error): that is b.error, and the result false; or, where bad records are kept or dropped,
+ * the conflicting records are bad ones, and `schema` the types of the others.
  */
 bool merge_block(reader &r, block &b, field &schema) {
   const field before = schema;
   if (b.error.ok() && merge_fields(schema, b.inferred)) { return true; }
   field so_far = before;
-  std::string path;
   record_parser parser;
-  b.records = 0;
-  b.error = {};
-  r.read_records(parser, b, nullptr,
-                 [&](element root, mismatch &why, std::string_view) { return merge_record(so_far, root, why, path); });
-  return false;
+  infer_records(r, parser, b, so_far);
+  if (!r.lenient() || !b.error.ok()) { return false; }
+  schema = std::move(so_far);
+  return true;
+}
+
+/** Inference's bad records in `blocks`. */
+template <typename Blocks> uint64_t bad_in(const Blocks &blocks) {
+  uint64_t bad = 0;
+  for (const block &b : blocks) { bad += b.bad; }
+  return bad;
+}
+
+/**
+ * Where bad records are kept with a corrupt-record field and inference met `bad` of them, that
+ * field (a string) appended to the inferred schema, as Spark infers it; else nothing.
+ */
+void add_corrupt_field(field &schema, uint64_t bad, const arrow_read_options &o) {
+  if (o.on_bad_record != bad_records::keep || o.corrupt_record_field.empty() || bad == 0) { return; }
+  if (schema.by_name.find(schema.children, o.corrupt_record_field) != schema.children.size()) { return; }
+  schema.children.push_back(arrow::named(o.corrupt_record_field, kind::utf8));
 }
 
 arrow_error infer(reader &r, field &schema) {
-  for (block &b : r.blocks()) { // (a read with a sampled schema may have gone over them)
-    b.records = 0;
-    b.error = {};
-    b.inferred = arrow::named("", kind::structure);
-  }
   r.each_block([&](record_parser &parser, block &b) { infer_block(r, parser, b); });
   schema = arrow::named("", kind::structure);
   schema.nullable = false;
   for (block &b : r.blocks()) {
     if (!merge_block(r, b, schema)) { return r.first_error(); }
   }
+  add_corrupt_field(schema, bad_in(r.blocks()), r.options());
   return {};
 }
 
@@ -1131,6 +1234,7 @@ arrow_error infer_pipe(int fd, const arrow_read_options &options, field &schema,
     }
   }
   if (failed != 0) { return failed == ENOMEM ? out_of_memory() : read_failure(failed, failed_at); }
+  add_corrupt_field(schema, bad_in(blocks), options);
   copy.resize(length);
   return {};
 }
@@ -1254,7 +1358,8 @@ arrow_error reading_schema(const field &given, const arrow_read_options &options
 
 /**
  * The read of `in` into `out`: with the `given` schema, or else with the schema `inferred`
- * from all of it already, or else inferred here.
+ * from all of it already, or else inferred here. Where bad records are kept or dropped, an
+ * inferred schema is read as a given one (its corrupt-record field taking the bad lines).
  */
 arrow_error read_into(const input &in, const field *given, const arrow_read_options &options,
                       ArrowArrayStream *out, const field *inferred = nullptr) {
@@ -1262,6 +1367,14 @@ arrow_error read_into(const input &in, const field *given, const arrow_read_opti
   r.cut();
   auto s = std::make_unique<batch_stream>();
   std::vector<std::unique_ptr<column>> batches;
+  field inferred_here;
+  if (given == nullptr && r.lenient()) {
+    if (inferred == nullptr) {
+      if (arrow_error e = infer(r, inferred_here); !e.ok()) { return e; }
+      inferred = &inferred_here;
+    }
+    given = inferred;
+  }
   if (given != nullptr) {
     s->schema = *given;
     if (arrow_error e = reading_schema(*given, options, s->reading); !e.ok()) { return e; }
@@ -1329,19 +1442,11 @@ static arrow_read_options bounded(const arrow_read_options &options) {
   return o;
 }
 
-/** A read that keeps or drops bad records needs a schema: inference takes every record as it is. */
-static arrow_error mode_needs_schema(const ArrowSchema *schema, const arrow_read_options &options) {
-  if (schema != nullptr || options.on_bad_record == bad_records::fail) { return {}; }
-  return usage("bad records are kept or dropped only in a read with a schema (inferring one, every record must "
-               "be valid)");
-}
-
 arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_read_options &given_options,
                             ArrowArrayStream *out) noexcept {
   const arrow_read_options options = bounded(given_options);
   if (out == nullptr || !in.well_formed()) { return usage("invalid argument"); }
   out->release = nullptr;
-  if (arrow_error e = mode_needs_schema(schema, options); !e.ok()) { return e; }
   try {
     field given;
     if (schema != nullptr) {
@@ -1359,7 +1464,8 @@ arrow_error ndjson_to_arrow(input in, const ArrowSchema *schema, const arrow_rea
 static arrow_error file_to_arrow(int fd, const struct stat &st, const ArrowSchema *schema,
                                  const arrow_read_options &options, ArrowArrayStream *out) noexcept {
   const uint64_t size = uint64_t(st.st_size);
-  if (schema == nullptr && !options.reference_reader && S_ISREG(st.st_mode) && size > options.block_size) {
+  if (schema == nullptr && !options.reference_reader && options.on_bad_record == bad_records::fail &&
+      S_ISREG(st.st_mode) && size > options.block_size) {
     // Inferred from the first block, then every record checked to fit as it is read (see
     // read_into); where one does not, the file is read as bytes below, inferred whole.
     try {
@@ -1445,7 +1551,6 @@ arrow_error ndjson_file_to_arrow(int fd, const ArrowSchema *schema, const arrow_
   const arrow_read_options options = bounded(given_options);
   if (out == nullptr) { return usage("invalid argument"); }
   out->release = nullptr;
-  if (arrow_error e = mode_needs_schema(schema, options); !e.ok()) { return e; }
   struct stat st;
   if (::fstat(fd, &st) != 0) { return read_failure(errno, 0); }
   arrow_error e = file_to_arrow(fd, st, schema, options, out);
@@ -1473,6 +1578,7 @@ arrow_error infer_arrow_schema_file(int fd, const arrow_read_options &given_opti
     uint64_t records = 0, begin = 0;
     size_t length = 0;
     int failed = 0;
+    uint64_t bad = 0;
     while (source.next(buf, length, begin, failed, &lines)) {
       block b;
       b.begin = begin;
@@ -1491,8 +1597,10 @@ arrow_error infer_arrow_schema_file(int fd, const arrow_read_options &given_opti
         return e;
       }
       records += b.records;
+      bad += b.bad;
     }
     if (failed != 0) { return read_failure(failed, begin); }
+    add_corrupt_field(schema, bad, options);
     arrow::export_schema(schema, out);
     return {};
   } catch (const std::bad_alloc &) {

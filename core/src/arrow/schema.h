@@ -45,6 +45,9 @@ public:
   /** The first child named `name` in `children` (only ever appended to): its index, or children.size(). */
   size_t find(const std::vector<field> &children, std::string_view name);
 
+  /** Forgets the children from `size` on, before they are erased from `children`. */
+  void truncate(const std::vector<field> &children, size_t size);
+
 private:
   void clear() noexcept {
     names_.clear();
@@ -85,6 +88,14 @@ inline size_t child_index::find(const std::vector<field> &children, std::string_
   for (; indexed_ < children.size(); indexed_++) { names_.emplace(children[indexed_].name, indexed_); }
   const auto found = names_.find(name);
   return found == names_.end() ? children.size() : found->second;
+}
+
+inline void child_index::truncate(const std::vector<field> &children, size_t size) {
+  if (base_ != children.data()) { return; } // (built again on its next find)
+  for (; indexed_ > size; indexed_--) {
+    const auto found = names_.find(children[indexed_ - 1].name);
+    if (found != names_.end() && found->second == indexed_ - 1) { names_.erase(found); }
+  }
 }
 
 /** A field of this name and type (nullable, no children yet). */

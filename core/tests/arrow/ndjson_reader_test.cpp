@@ -724,6 +724,35 @@ TEST(ArrowReader, InferenceOverOneWideObjectTakesLinearTime) {
   EXPECT_LT(t4 / t1, 12.0) << t1 << " s, then " << t4 << " s for four times the keys";
 }
 
+TEST(ArrowReader, RecordsTakenBackFromAWideSchemaTakeTimeOfTheirOwnSize) {
+  // Inference that keeps bad records takes back what a conflicting record merged: its new keys
+  // leave the struct's index of names as well, which would otherwise be built again whole for
+  // the next record (time growing with the schema's width times the bad records).
+  std::string wide = "{";
+  for (size_t k = 0; k < 16000; k++) { wide += (k ? ",\"k" : "\"k") + std::to_string(k) + "\":1"; }
+  wide += "}\n";
+  std::string bad = wide;
+  for (int r = 0; r < 4000; r++) { bad += "{\"new" + std::to_string(r) + "\": 1, \"k0\": \"x\"}\n"; }
+  arrow_read_options keep;
+  keep.on_bad_record = bad_records::keep;
+  const auto seconds = [&](const std::string &ndjson) {
+    double best = 1e9;
+    for (int round = 0; round < 3; round++) {
+      const auto start = std::chrono::steady_clock::now();
+      ArrowSchema schema{};
+      const arrow_error e = infer_arrow_schema(input::copy_of(ndjson), keep, &schema);
+      EXPECT_TRUE(e.ok()) << e.message;
+      if (schema.release) { schema.release(&schema); }
+      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    return best;
+  };
+  const double alone = seconds(wide), with_bad = seconds(bad);
+  // 4000 bad records after a record of 16,000 keys: about the time of that record alone (0.9 to
+  // 1.0 measured); rebuilding the index for each record measured 330 times it.
+  EXPECT_LT(with_bad / alone, 4.0) << alone << " s, then " << with_bad << " s with 4000 bad records";
+}
+
 /**
  * Up to `most` records of the rich schema, some with a blank line after them; for every
  * `broken_every`th seed a byte changed, and for every fifth the last line cut short (`count`:
@@ -801,27 +830,117 @@ read_result read_pipe(const std::string &head, char fill, uint64_t count, const 
   return drain(r, stream);
 }
 
-TEST(ArrowFileReader, KeepingOrDroppingBadRecordsNeedsASchema) {
-  // Inferring, every record must be valid: keep and drop are refused before anything is read,
-  // from bytes, a file (inferred whole, or from its first block) and a pipe (of valid records,
-  // which the read would otherwise take), with no stream to release; failing infers as ever.
-  std::string ndjson;
-  for (int i = 0; i < 100; i++) { ndjson += "{\"a\": 1}\n"; }
-  ndjson += "not json\n";
-  for (bad_records mode : {bad_records::keep, bad_records::drop}) {
-    arrow_read_options lenient;
-    lenient.on_bad_record = mode;
-    arrow_read_options small = lenient;
-    small.block_size = 256;
-    for (const read_result &r : {read(ndjson, nullptr, lenient), read_file(ndjson, nullptr, lenient),
-                                 read_file(ndjson, nullptr, small),
-                                 read_pipe("{\"a\": 1}\n", ' ', 0, "", nullptr, lenient)}) {
-      EXPECT_EQ(r.error.code, error_code::invalid_argument);
-      EXPECT_NE(r.error.message.find("only in a read with a schema"), std::string::npos) << r.error.message;
-      EXPECT_EQ(r.batches, 0u);
+/** infer_arrow_schema's schema, or its error's message. */
+std::string inferred_schema(const std::string &ndjson, const arrow_read_options &options) {
+  ArrowSchema out{};
+  const arrow_error e = infer_arrow_schema(input::copy_of(ndjson), options, &out);
+  if (!e.ok()) { return e.message; }
+  const std::string text = describe_arrow_schema(out);
+  out.release(&out);
+  return text;
+}
+
+TEST(ArrowFileReader, InferenceSkipsTheRecordsThatAreKeptOrDropped) {
+  // Keeping or dropping bad records with no schema: inference leaves out each record that is
+  // not JSON, not an object, or of types that conflict with the records before it (all it had
+  // merged taken back, 20 new keys of a wide struct among them), and, keeping them with a
+  // corrupt-record field, appends that field as Spark does. The rows are then read with that
+  // schema: the same for bytes, a file (whole, or past a block), a pipe, any block size and
+  // thread count; infer_arrow_schema(_file) give the same schema.
+  std::string wide = "{";
+  for (int k = 0; k < 20; k++) { wide += "\"k" + std::to_string(k) + "\": 1, "; }
+  std::string wider = wide;
+  for (int k = 20; k < 40; k++) { wider += "\"k" + std::to_string(k) + "\": 1, "; }
+  const std::string ndjson = "{\"a\": 1, \"s\": \"x\"}\n"
+                             "{\"n\": {\"deep\": 1}, \"l\": [1], \"a\": \"no\"}\n"
+                             "{\"a\": tru}\n"
+                             "[1, 2]\n"
+                             "{\"l2\": [1, \"x\"]}\n"
+                             "{\"a\": 2.5, \"o\": {\"x\": true}}\n" +
+                             wide + "\"a\": 3}\n" + wider + "\"s\": 4}\n" + "{\"k25\": \"t\", \"k3\": 2}\n";
+  arrow_read_options keep;
+  keep.on_bad_record = bad_records::keep;
+  keep.corrupt_record_field = "_corrupt";
+  std::string keys;
+  for (int k = 0; k < 20; k++) { keys += ", k" + std::to_string(k) + ": int64"; }
+  const std::string columns = "struct<a: double, s: string, o: struct<x: bool>" + keys + ", k25: string";
+  const std::string wide_nulls = ",k0:null,k1:null,k2:null,k3:null,k4:null,k5:null,k6:null,k7:null,k8:null,k9:null,"
+                                 "k10:null,k11:null,k12:null,k13:null,k14:null,k15:null,k16:null,k17:null,k18:null,"
+                                 "k19:null,k25:null";
+  std::string wide_ones;
+  for (int k = 0; k < 20; k++) { wide_ones += ",k" + std::to_string(k) + ":1"; }
+  const read_result kept = read(ndjson, nullptr, keep);
+  ASSERT_TRUE(kept.error.ok()) << kept.error.message;
+  EXPECT_EQ(kept.schema, columns + ", _corrupt: string>");
+  EXPECT_EQ(inferred_schema(ndjson, keep), kept.schema);
+  const std::vector<std::string> expected = {
+      "{a:1,s:\"x\",o:null" + wide_nulls + ",_corrupt:null}",
+      "{a:null,s:null,o:null" + wide_nulls + ",_corrupt:\"{\"n\": {\"deep\": 1}, \"l\": [1], \"a\": \"no\"}\"}",
+      "{a:null,s:null,o:null" + wide_nulls + ",_corrupt:\"{\"a\": tru}\"}",
+      "{a:null,s:null,o:null" + wide_nulls + ",_corrupt:\"[1, 2]\"}",
+      "{a:null,s:null,o:null" + wide_nulls + ",_corrupt:null}", // (l2 is not a column)
+      "{a:2.5,s:null,o:{x:true}" + wide_nulls + ",_corrupt:null}",
+      "{a:3,s:null,o:null" + wide_ones + ",k25:null,_corrupt:null}",
+      "{a:null,s:null,o:null" + wide_ones + ",k25:null,_corrupt:\"" + wider + "\"s\": 4}\"}",
+      "{a:null,s:null,o:null,k0:null,k1:null,k2:null,k3:2,k4:null,k5:null,k6:null,k7:null,k8:null,k9:null,"
+      "k10:null,k11:null,k12:null,k13:null,k14:null,k15:null,k16:null,k17:null,k18:null,k19:null,"
+      "k25:\"t\",_corrupt:null}",
+  };
+  EXPECT_EQ(kept.rows, expected);
+  // Dropping them, or keeping them with no corrupt-record field: no such field.
+  arrow_read_options drop = keep;
+  drop.on_bad_record = bad_records::drop;
+  const read_result dropped = read(ndjson, nullptr, drop);
+  ASSERT_TRUE(dropped.error.ok()) << dropped.error.message;
+  EXPECT_EQ(dropped.schema, columns + ">");
+  std::vector<std::string> good;
+  for (size_t row : {0, 5, 6, 8}) {
+    const std::string &r = expected[row];
+    good.push_back(r.substr(0, r.rfind(",_corrupt:")) + "}");
+  }
+  // (the fifth record is good where it is read: l2 is no column there)
+  good.insert(good.begin() + 1, "{a:null,s:null,o:null" + wide_nulls + "}");
+  EXPECT_EQ(dropped.rows, good);
+  arrow_read_options nameless = keep;
+  nameless.corrupt_record_field.clear();
+  EXPECT_EQ(read(ndjson, nullptr, nameless).schema, columns + ">");
+  // With no bad record, no corrupt-record field either.
+  EXPECT_EQ(read("{\"a\": 1}\n{\"a\": 2}\n", nullptr, keep).schema, "struct<a: int64>");
+  // Failing is still the default: the second record's conflict.
+  EXPECT_EQ(read(ndjson, nullptr).error.record, 2u);
+  // The same for every way in.
+  std::string many;
+  for (int i = 0; i < 40; i++) { many += ndjson; }
+  for (const arrow_read_options &mode : {keep, drop}) {
+    const read_result whole = read(many, nullptr, mode);
+    ASSERT_TRUE(whole.error.ok()) << whole.error.message;
+    EXPECT_EQ(whole.schema, mode.on_bad_record == bad_records::keep ? kept.schema : dropped.schema);
+    EXPECT_EQ(whole.rows.size(), mode.on_bad_record == bad_records::keep ? 40 * expected.size() : 40 * good.size());
+    for (size_t block : {size_t(1), size_t(100), size_t(5000), size_t(1) << 20}) {
+      for (unsigned threads : {1u, 3u}) {
+        arrow_read_options o = mode;
+        o.block_size = block;
+        o.threads = threads;
+        for (const read_result &r : {read(many, nullptr, o), read_file(many, nullptr, o),
+                                     read_pipe(many, ' ', 0, "", nullptr, o)}) {
+          EXPECT_TRUE(r.error.ok()) << r.error.message;
+          EXPECT_EQ(r.schema, whole.schema) << block << " " << threads;
+          EXPECT_EQ(r.rows, whole.rows) << block << " " << threads;
+        }
+        EXPECT_EQ(inferred_schema(many, o), whole.schema);
+        char path[] = "/tmp/simdbridge-infer-XXXXXX";
+        const int fd = mkstemp(path);
+        ASSERT_GE(fd, 0);
+        ASSERT_EQ(write(fd, many.data(), many.size()), ssize_t(many.size()));
+        ArrowSchema from_file{};
+        ASSERT_TRUE(infer_arrow_schema_file(fd, o, &from_file).ok());
+        close(fd);
+        unlink(path);
+        EXPECT_EQ(describe_arrow_schema(from_file), whole.schema);
+        from_file.release(&from_file);
+      }
     }
   }
-  EXPECT_EQ(read(ndjson, nullptr, {}).error.record, 101u);
 }
 
 TEST(ArrowFileReader, APipeIsReadABlockAtATimeWithItsErrorsLineAndColumn) {

@@ -36,8 +36,9 @@ Beyond json:
   load_arrow_file(path, ...): NDJSON as Arrow record batches, with a schema (anything with
   __arrow_c_schema__, such as a pyarrow.Schema) or inferred; the result has __arrow_c_stream__,
   so pyarrow.table(r), polars.DataFrame(r) and duckdb.from_arrow(r) take it without a copy.
-  With a schema, bad records may be kept as rows ("keep", their line in corrupt_record_field)
-  or dropped ("drop"), as Spark's PERMISSIVE and DROPMALFORMED modes do.
+  Bad records may be kept as rows ("keep", their line in corrupt_record_field) or dropped
+  ("drop"), as Spark's PERMISSIVE and DROPMALFORMED modes do; inferring, they add nothing to the
+  schema but the corrupt-record field.
 - dumpb_arrow(data, *, write_nulls=True, threads=None): Arrow record batches (a pyarrow Table or
   RecordBatch, a polars DataFrame, anything with __arrow_c_stream__ or __arrow_c_array__) as
   NDJSON bytes, numbers and strings as dumpb writes them; dump_arrow(data, fp, ...) writes the

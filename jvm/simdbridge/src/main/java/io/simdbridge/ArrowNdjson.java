@@ -78,7 +78,8 @@ public final class ArrowNdjson {
      * @param limits what each record may hold (depth, number, string and record length)
      * @param badRecords what a bad record does (see {@link BadRecords})
      * @param corruptRecordField with KEEP, a top-level string field of the schema that takes each bad
-     *     record's line (null for the others; no key is read into it), or null
+     *     record's line (null for the others; no key is read into it), or null; inferring, the bad
+     *     records add nothing to the schema but this field (last, where there are any)
      * @param anyValueAsString a string field takes a value of any type, a non-string as its JSON text
      * @param sparkTemporals numbers in a timestamp field count seconds, a date field takes strings only
      *     (as Spark's JSON source reads them)
