@@ -89,7 +89,7 @@ private:
     return true;
   }
 
-  /** After an object's '{': its members into the struct column `c`, absent fields null. */
+  /** After an object's '{': its members into the struct column `c`, absent fields null (they lag). */
   bool object(column &c, uint32_t depth) {
     if (depth >= max_depth_) { return false; }
     const int64_t row = c.length;
@@ -116,6 +116,7 @@ private:
           if (error_on_unknown_ || !skip(depth)) { return false; }
         } else {
           column &child = c.children[k];
+          child.fill_to(row);
           if (child.length != row) { // a key twice: the arbiter's, or (bad records kept) the last value
             if (bad_ == nullptr) { return false; }
             child.truncate(row);
@@ -138,10 +139,7 @@ private:
         if (buf_[separator] != ',' || !next(at)) { return false; }
       }
     }
-    for (column &child : c.children) {
-      if (child.length == row) { child.append_null(); }
-    }
-    c.append_valid();
+    c.append_valid(); // (the fields it lacked lag: null)
     return true;
   }
 

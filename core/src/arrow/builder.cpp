@@ -65,18 +65,43 @@ void column::append_null() {
   length++;
   null_count++;
   switch (type->type) {
-  case kind::null: break;
+  case kind::null: case kind::structure: break; // (its children lag: fill_to)
   case kind::boolean: booleans.push(false); break;
   case kind::utf8: case kind::large_utf8: push_offset(int64_t(values.size())); break;
   case kind::list: case kind::large_list: case kind::map: push_offset(children[0].length); break;
-  case kind::structure:
-    for (column &c : children) { c.append_null(); }
-    break;
   default: std::memset(values.grow(type->width()), 0, type->width()); break;
   }
 }
 
+void column::append_nulls(int64_t n) {
+  if (n <= 0) { return; }
+  if (null_count == 0) { validity.push_ones(length); }
+  validity.push_zeros(n);
+  length += n;
+  null_count += n;
+  const auto repeat_offset = [&](int64_t at) {
+    if (large_offsets()) {
+      auto *out = offsets.grow(size_t(n) * 8);
+      for (int64_t k = 0; k < n; k++) { std::memcpy(out + k * 8, &at, 8); }
+    } else {
+      const int32_t narrow = int32_t(at);
+      auto *out = offsets.grow(size_t(n) * 4);
+      for (int64_t k = 0; k < n; k++) { std::memcpy(out + k * 4, &narrow, 4); }
+    }
+  };
+  switch (type->type) {
+  case kind::null: case kind::structure: break; // (its children lag: fill_to)
+  case kind::boolean: booleans.push_zeros(n); break;
+  case kind::utf8: case kind::large_utf8: repeat_offset(int64_t(values.size())); break;
+  case kind::list: case kind::large_list: case kind::map: repeat_offset(children[0].length); break;
+  default: std::memset(values.grow(size_t(n) * type->width()), 0, size_t(n) * type->width()); break;
+  }
+}
+
 void column::truncate(int64_t n) noexcept {
+  // A struct's child lagging behind row n holds nothing past it (it is filled before it is
+  // written); at n == length, a row half appended may still be in the children.
+  if (n > length) { return; }
   if (null_count != 0) {
     const int64_t keep = std::min(n, validity.length());
     null_count -= validity.zeros_from(keep);
@@ -147,6 +172,7 @@ void column::export_to(ArrowArray *out) {
   c.values.shrink_to_fit();
   c.offsets.shrink_to_fit();
   for (column &kid : kids) {
+    if (k == kind::structure) { kid.fill_to(rows); } // (the rows it lagged by: null)
     auto child = std::make_unique<ArrowArray>();
     kid.export_to(child.get());
     data->children.push_back(child.release());

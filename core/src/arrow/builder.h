@@ -69,9 +69,18 @@ private:
 class bitmap {
 public:
   /** `n` set bits (the rows before a bitmap's first null). */
-  void push_ones(int64_t n) {
-    bits_.reserve(size_t((length_ + n + 7) / 8));
-    for (int64_t k = 0; k < n; k++) { push(true); }
+  void push_ones(int64_t n) { push_run(n, true); }
+  /** `n` clear bits. */
+  void push_zeros(int64_t n) { push_run(n, false); }
+  /** `n` bits of one value: the byte begun a bit at a time, then whole bytes at once. */
+  void push_run(int64_t n, bool bit) {
+    for (; n > 0 && length_ % 8 != 0; n--) { push(bit); }
+    if (const int64_t bytes = n / 8; bytes > 0) {
+      std::memset(bits_.grow(size_t(bytes)), bit ? 0xFF : 0, size_t(bytes));
+      length_ += bytes * 8;
+      n -= bytes * 8;
+    }
+    for (; n > 0; n--) { push(bit); }
   }
   void push(bool bit) {
     if (length_ % 8 == 0) { bits_.push<uint8_t>(0); }
@@ -104,7 +113,12 @@ private:
   int64_t length_ = 0;
 };
 
-/** One column being built, of the field it was made for. */
+/**
+ * One column being built, of the field it was made for. A struct's children may lag behind it:
+ * the rows a child lacks past its length are null, appended in one step when the child is next
+ * written (fill_to) or handed over. A record that leaves most of a wide struct's fields out (an
+ * event whose payload has one of many shapes) then costs nothing for the fields it lacks.
+ */
 struct column {
   explicit column(const field &f);
   const field *type;
@@ -123,10 +137,17 @@ struct column {
   /** A struct column: per field, its name's first 16 bytes, zero-padded (compared at once). */
   std::vector<std::array<uint8_t, 16>> short_names;
 
-  /** A null row (a struct's children get one too; a list's offset repeats). */
+  /** A null row (a list's offset repeats; a struct's children lag, see fill_to). */
   void append_null();
-  /** Drops the rows from `n` on (n <= length), and whatever its children hold past them: a
-   *  row half appended (a struct's fields, a list's items) is taken back whole. */
+  /** `n` null rows at once. */
+  void append_nulls(int64_t n);
+  /** Null rows up to `n` rows, where there are fewer: a struct's child before a value is
+   *  written into it for the struct's row `n`. */
+  void fill_to(int64_t n) {
+    if (length < n) { append_nulls(n - length); }
+  }
+  /** Drops the rows from `n` on (nothing where there are fewer), and whatever its children
+   *  hold past them: a row half appended (a struct's fields, a list's items) is taken back whole. */
   void truncate(int64_t n) noexcept;
   /** Marks a row begun by a value as valid; the value itself is appended by the caller. */
   void append_valid() {

@@ -253,7 +253,7 @@ public:
     }
   }
 
-  /** An object into a struct column: each key to its field, absent fields null. */
+  /** An object into a struct column: each key to its field, absent fields null (they lag). */
   bool append_object(column &c, simdjson::dom::object o, mismatch &why) {
     const field &f = *c.type;
     const std::unordered_map<std::string_view, size_t> &names = c.names;
@@ -281,6 +281,7 @@ public:
       }
       expected = at + 1;
       column &child = c.children[at];
+      child.fill_to(row);
       if (child.length > row) {
         if (!lenient_) {
           why.path = "/" + escape_pointer_step(kv.key);
@@ -299,10 +300,7 @@ public:
         child.append_null();
       }
     }
-    for (column &child : c.children) {
-      if (child.length == row) { child.append_null(); }
-    }
-    c.append_valid();
+    c.append_valid(); // (the fields it lacked lag: null)
     return true;
   }
 
@@ -924,6 +922,7 @@ void read_leniently(reader &r, record_parser &parser, block &b, record_walker &w
       batch.truncate(row);
     } else if (corrupt != nullptr) {
       corrupt->truncate(row);
+      corrupt->fill_to(row);
       corrupt->append_valid();
       corrupt->values.append(line.data(), line.size());
       corrupt->push_offset(int64_t(corrupt->values.size()));
@@ -933,8 +932,7 @@ void read_leniently(reader &r, record_parser &parser, block &b, record_walker &w
   const auto unread = [&](std::string_view line) {
     if (!keep) { return; }
     const int64_t row = batch.length;
-    for (column &c : batch.children) { c.append_null(); }
-    batch.append_valid();
+    batch.append_valid(); // (its fields lag: null)
     partly_bad(row, line);
   };
   r.read_records(
