@@ -157,7 +157,7 @@ def test_errors_name_the_record_the_field_and_the_byte(block_size, threads):
     (b'{"a": 1}\n[1, 2]\n', "a record must be an object", 9),
     (b'\xef\xbb\xbf{"a": 1}\n', "byte order mark", 0),
     (b'{"a": "\xff"}\n', "invalid UTF-8", 7),
-    (b'{"a": 12345678901234567890123}\n', "past 64 bits", 0),
+    (b'{"a": 12345678901234567890123}\n', "past 64 bits", 6),  # (a double: no int64)
 ])
 def test_malformed_input_is_a_clear_error(data, message, offset):
     with pytest.raises(simdbridge.StreamError) as e:
@@ -209,6 +209,21 @@ def test_timestamps_and_dates():
         simdbridge.loads_arrow(b'{"n": "4048-01-01T00:00:00Z"}', schema)
     assert "out of the timestamp's range" in str(o.value)
     assert ours(b'{"t": "4048-01-01T00:00:00Z"}', schema).column("t").to_pylist()[0].year == 4048
+
+
+def test_integers_past_64_bits_are_doubles_as_pyarrow_reads_them():
+    data = (b'{"a": 1, "b": 123456789012345678901234567890, "c": "x"}\n'
+            b'{"a": -99999999999999999999, "b": 2.5, "c": "y"}\n')
+    assert ours(data).equals(theirs(data))  # inferred: a and b doubles
+    schema = pa.schema([("a", pa.float64()), ("c", pa.string())])
+    assert ours(data, schema).to_pylist() == [{"a": 1.0, "c": "x"}, {"a": -1e20, "c": "y"}]
+    exact = ours(data, pa.schema([("b", pa.decimal128(38, 0))]), block_size=1).column("b").to_pylist()
+    assert str(exact[0]) == "123456789012345678901234567890"
+    with pytest.raises(simdbridge.StreamError, match="expected int64, found an integer past 64 bits") as e:
+        simdbridge.loads_arrow(data, pa.schema([("a", pa.int64())]))
+    assert e.value.pos == data.index(b"-999")
+    with pytest.raises(simdbridge.StreamError, match="a number past the double range"):
+        simdbridge.loads_arrow(b'{"a": 1e400}\n', schema)
 
 
 def test_polars_and_duckdb_take_it_without_pyarrow_in_between():

@@ -8,6 +8,7 @@
 #endif
 #include <string_view>
 
+#include "big_integer.h"
 #include "decimal.h"
 #include "scalar_parser.h"
 #include "stream/newlines.h"
@@ -210,12 +211,17 @@ private:
     }
     case kind::float32: case kind::float64: {
       parsed_number number;
-      if (!parse_number_at(buf_ + at, number)) { return false; }
+      double d;
+      if (parse_number_at(buf_ + at, number)) {
+        d = number.as_double();
+      } else if (!parse_big_integer(buf_ + at, d)) {
+        return false;
+      }
       c.append_valid();
       if (type == kind::float32) {
-        c.values.push(float(number.as_double()));
+        c.values.push(float(d));
       } else {
-        c.values.push(number.as_double());
+        c.values.push(d);
       }
       return true;
     }
@@ -318,7 +324,8 @@ private:
       if (!quoted(at, text)) { return false; } // (with an escape it is no number: refused)
     } else {
       parsed_number number; // (the grammar checked: a JSON number is one BigDecimal reads)
-      if (!parse_number_at(buf_ + at, number)) { return false; }
+      double big;
+      if (!parse_number_at(buf_ + at, number) && !parse_big_integer(buf_ + at, big)) { return false; }
       text = std::string_view(reinterpret_cast<const char *>(buf_ + at), scalar_end(at) - at);
     }
     int128 v;
@@ -465,7 +472,8 @@ private:
       goto after;
     default: {
       parsed_number number;
-      if (!parse_number_at(buf_ + at, number)) { return false; }
+      double big;
+      if (!parse_number_at(buf_ + at, number) && !parse_big_integer(buf_ + at, big)) { return false; }
       goto after;
     }
     }

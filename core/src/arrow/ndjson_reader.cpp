@@ -27,6 +27,7 @@
 #include "block_walk.h"
 #include "builder.h"
 #include "checksum_sink.h"
+#include "big_integer.h"
 #include "decimal.h"
 #include "parser_state.h"
 #include "scalar_parser.h"
@@ -543,6 +544,7 @@ struct record_parser {
   simdjson::dom::parser deep;
   std::vector<uint8_t> scopes;
   std::vector<uint8_t> scratch;
+  std::vector<uint8_t> widened; // a record with its integers past 64 bits made doubles (padded)
   /** The last block this thread read (its batch sizes the next one's). */
   const block *previous = nullptr;
   /** Sizes `p` for records of up to `bytes` bytes at `depth`, where it is not already. */
@@ -663,17 +665,30 @@ public:
       }
       if (parsed != simdjson::SUCCESS) {
         // The scalar parser names the error and its offset; or the record is valid JSON that
-        // simdjson does not read (an integer past 64 bits, a lone surrogate escape), or one
-        // level too deep for simdjson's count (a scalar in the innermost container is a level
-        // more for it): then a parser one level deeper reads it.
+        // simdjson does not read (a number past the double range, a lone surrogate escape), or
+        // reads once its integers past 64 bits are made doubles (".0" after each: read as
+        // pyarrow reads them), or one level too deep for simdjson's count (a scalar in the
+        // innermost container is a level more for it): then a parser one level deeper reads it.
         internal::validation_sink sink;
         internal::scalar_parser<internal::validation_sink> slow(data + first, last - first, options_.limits, sink,
                                                                 parser.scopes);
         error e = slow.parse_document();
-        const bool deeper = e.ok() && parsed == simdjson::DEPTH_ERROR &&
-                            parser.fit(parser.deep, last - first, depth + 1) &&
-                            parser.deep.parse(data + first, last - first, false).get(root) == simdjson::SUCCESS;
-        if (!deeper) {
+        bool read = false;
+        if (e.ok()) {
+          const uint8_t *doc = data + first;
+          size_t doc_length = last - first;
+          if (arrow::widen_big_integers(doc, doc_length, parser.widened)) { // (simdjson may have met the depth first)
+            doc_length = parser.widened.size();
+            parser.widened.resize(doc_length + simdjson::SIMDJSON_PADDING, 0);
+            doc = parser.widened.data();
+            parsed = parser.fit(parser.dom, doc_length, depth) ? parser.dom.parse(doc, doc_length, false).get(root)
+                                                               : simdjson::MEMALLOC;
+          }
+          read = parsed == simdjson::SUCCESS ||
+                 (parsed == simdjson::DEPTH_ERROR && parser.fit(parser.deep, doc_length, depth + 1) &&
+                  parser.deep.parse(doc, doc_length, false).get(root) == simdjson::SUCCESS);
+        }
+        if (!read) {
           if constexpr (lenient) {
             on_bad(line);
             continue;
@@ -685,8 +700,16 @@ public:
       }
       mismatch why;
       if (!on_record(root, why, line)) {
-        b.error = {why.reason == out_of_stack ? error_code::depth_limit : error_code::type_mismatch,
-                   first + offset_of(data + first, last - first, why.path), b.records, why.path, why.reason, ""};
+        const size_t at = first + offset_of(data + first, last - first, why.path);
+        // An integer past 64 bits was read as a double (see above): named as it is in the input.
+        static constexpr std::string_view fraction = "a number with a fraction or an exponent";
+        double big;
+        if (const size_t found = why.reason.find(fraction);
+            found != std::string::npos && arrow::parse_big_integer(data + at, big)) {
+          why.reason.replace(found, fraction.size(), "an integer past 64 bits");
+        }
+        b.error = {why.reason == out_of_stack ? error_code::depth_limit : error_code::type_mismatch, at, b.records,
+                   why.path, why.reason, ""};
         return;
       }
     }
@@ -715,8 +738,7 @@ public:
   static std::string message(arrow_error &e) {
     if (e.detail.empty()) {
       e.detail = e.code == error_code::unsupported_value
-                     ? "a number past 64 bits or the double range, or a lone surrogate escape, which this reader "
-                       "does not read yet"
+                     ? "a number past the double range, or a lone surrogate escape (which no UTF-8 string holds)"
                      : error_message(e.code);
     }
     std::string m = e.record != 0 ? "record " + std::to_string(e.record) : std::string("input");

@@ -275,7 +275,8 @@ TEST(ArrowReader, MalformedRecordsAreTheScalarParsersErrors) {
   EXPECT_EQ(read("{\"a\": 1}\n{\"a\": tru}\n", &record).error.message, "record 2: invalid literal: expected true, false or null at byte 15");
   EXPECT_EQ(read("{\"a\": 1}\n[1]\n", &record).error.message, "record 2: a record must be an object, found an array at byte 9");
   EXPECT_EQ(read("{\"a\": 1", &record).error.code, error_code::unexpected_end);
-  EXPECT_EQ(read("{\"a\": 99999999999999999999999}", &record).error.code, error_code::unsupported_value);
+  // An integer past 64 bits is a double: no int64 (see IntegersPast64BitsAreReadAsDoubles).
+  EXPECT_EQ(read("{\"a\": 99999999999999999999999}", &record).error.code, error_code::type_mismatch);
   EXPECT_EQ(read("{\"a\": 1, \"a\": 2}", &record).error.detail, "the key appears twice in the object");
   arrow_read_options strict;
   strict.error_on_unknown_fields = true;
@@ -284,6 +285,57 @@ TEST(ArrowReader, MalformedRecordsAreTheScalarParsersErrors) {
   shallow.limits.max_depth = 2;
   EXPECT_EQ(read("{\"o\": {\"x\": 1}}", &record, shallow).rows.size(), 1u); // a scalar at the limit
   EXPECT_EQ(read("{\"o\": {\"x\": [1]}}", &record, shallow).error.code, error_code::depth_limit);
+}
+
+TEST(ArrowReader, IntegersPast64BitsAreReadAsDoubles) {
+  // simdjson 3.0.1 reads no integer past 64 bits; pyarrow and DuckDB read one as the nearest
+  // double, and so does this reader: into a double, a decimal (exactly, from its text), a string
+  // taking any value, skipped, and inferred (a double). The records the block reader refuses (past
+  // a depth limit of 3 here) go through simdjson's DOM with ".0" written after each such integer,
+  // and nowhere else: a string of digits stays as it is (in such a record a decimal or a string
+  // field takes the double's digits). A number past the double range and a
+  // lone surrogate escape are still errors (as in pyarrow), and no such integer is an int64.
+  field dec = make("d", kind::decimal128);
+  dec.precision = 38;
+  const field schema = make("", kind::structure, {
+      make("f", kind::float64), dec, make("s", kind::utf8), make("u", kind::uint64), make("i", kind::int64),
+      make("o", kind::structure, {make("p", kind::structure, {make("f", kind::float64), make("t", kind::utf8)})}),
+  });
+  const std::string ndjson =
+      "{\"f\": 123456789012345678901234567890, \"d\": -123456789012345678901234567890, \"s\": 99999999999999999999, "
+      "\"u\": 18446744073709551615, \"x\": [123456789012345678901234567890, -123456789012345678901]}\n"
+      "{\"o\": {\"p\": {\"f\": -18446744073709551616, \"t\": \"\\\"123456789012345678901234567890\"}}, "
+      "\"f\": 18446744073709551616, \"u\": 18446744073709551615, \"i\": -9223372036854775808}\n"
+      "{\"f\": 1.5e3, \"u\": 7}\n";
+  const std::vector<std::string> expected = {
+      "{f:1.2345678901234568e+29,d:-123456789012345678901234567890,s:\"99999999999999999999\","
+      "u:18446744073709551615,i:null,o:null}",
+      "{f:1.8446744073709552e+19,d:null,s:null,u:18446744073709551615,i:-9223372036854775808,o:{p:{"
+      "f:-1.8446744073709552e+19,t:\"\"123456789012345678901234567890\"}}}",
+      "{f:1500,d:null,s:null,u:7,i:null,o:null}",
+  };
+  for (uint32_t depth : {3u, 64u}) {
+    for (bool reference : {false, true}) {
+      arrow_read_options o;
+      o.any_value_as_string = true;
+      o.limits.max_depth = depth;
+      o.reference_reader = reference;
+      const read_result r = read(ndjson, &schema, o);
+      ASSERT_TRUE(r.error.ok()) << r.error.message;
+      EXPECT_EQ(r.rows, expected) << depth << " " << reference;
+    }
+  }
+  const read_result inferred = read("{\"a\": 1}\n{\"a\": -123456789012345678901234567890, \"b\": [1e2]}\n", nullptr);
+  ASSERT_TRUE(inferred.error.ok()) << inferred.error.message;
+  EXPECT_EQ(inferred.schema, "struct<a: double, b: list<double>>");
+  EXPECT_EQ(inferred.rows[1], "{a:-1.2345678901234568e+29,b:[100]}");
+  const read_result wide = read("{\"a\": 123456789012345678901234567890}\n", &record);
+  EXPECT_EQ(wide.error.message, "record 1, field /a: expected int64, found an integer past 64 bits at byte 6");
+  for (const char *past : {"{\"f\": 1e400}", "{\"t\": \"\\ud800\"}"}) {
+    const read_result r = read(past, &schema);
+    EXPECT_EQ(r.error.code, error_code::unsupported_value) << past;
+    EXPECT_NE(r.error.message.find("a number past the double range, or a lone surrogate escape"), std::string::npos);
+  }
 }
 
 /** A record: an object holding arrays nested so that the whole is `depth` deep. */
@@ -368,7 +420,7 @@ TEST(ArrowReader, BadRecordsAreKeptOrDroppedAsSparksModes) {
       "\"o\": {\"x\": 1.5, \"y\": \"z\"}}\"}",
       "{a:null,s:null,l:null,o:null,_corrupt:\"{\"a\": tru}\"}",
       "{a:null,s:null,l:null,o:null,_corrupt:\"[1, 2]\"}",
-      "{a:null,s:null,l:null,o:null,_corrupt:\"{\"a\": 99999999999999999999999, \"s\": \"big\"}\"}",
+      "{a:null,s:\"big\",l:null,o:null,_corrupt:\"{\"a\": 99999999999999999999999, \"s\": \"big\"}\"}",
       "{a:3,s:null,l:null,o:{x:4,y:null},_corrupt:null}", // a key twice: the last value, as Spark
       "{a:5,s:null,l:null,o:null,_corrupt:\"{\"a\": 5, \"o\": [1]}\"}",
   };

@@ -157,7 +157,10 @@ class SimdbridgeSourceTest {
         StringBuilder sb = new StringBuilder();
         String[] bad = {"{\"i32\": 1.5}", "{\"b\": \"true\", \"s\": \"kept\"}", "{\"i32\": tru}", "42", "[1, 2]",
             "{\"st\": {\"x\": \"no\", \"y\": \"kept\"}}", "{\"arr\": [1, {}]}", "{\"i8\": 300}", "{\"s\": \"cut",
-            "{\"day\": \"2015-13-45\"}", "{\"ts\": \"yesterday\"}", "{\"st\": [1]}"};
+            "{\"day\": \"2015-13-45\"}", "{\"ts\": \"yesterday\"}", "{\"st\": [1]}",
+            // integers past 64 bits: a double's nearest value, a string's text, no long
+            "{\"d\": 123456789012345678901234567890, \"any\": -99999999999999999999}",
+            "{\"i64\": 99999999999999999999, \"s\": \"kept\"}"};
         for (int r = 0; r < n; r++) {
             if (g.nextInt(12) == 0) {
                 sb.append(bad[g.nextInt(bad.length)]).append(g.nextBoolean() ? "\r\n" : "\n");
