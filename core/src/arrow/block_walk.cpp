@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "block_walk.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 #if defined(__SSE2__)
@@ -498,7 +499,12 @@ private:
   bool valid_string(uint32_t at) {
     if (i_ >= count_) { return false; }
     const size_t bound = index_[i_] - at;
-    if (find_byte(buf_ + at + 1, bound - 1, '\\') == nullptr) { return true; }
+    // The block's backslashes, listed before the walk: none up to the next structural, none in
+    // the string. The walk goes forward, and so does the list, but for a value walked again (a
+    // bad one skipped where bad records are kept): then the list is searched.
+    if (slash_ != slashes_ && slash_[-1] > at) { slash_ = std::upper_bound(slashes_, slash_, at); }
+    while (*slash_ <= at) { slash_++; }
+    if (*slash_ >= index_[i_]) { return true; }
     if (scratch_.size() < bound + unescape_slack) { scratch_.resize(bound + unescape_slack); }
     return impl_.parse_string(buf_ + at + 1, scratch_.data()) != nullptr;
   }
@@ -519,7 +525,32 @@ private:
   bool any_string_;
   bool spark_temporals_;
   bool *bad_; // where bad records are kept or dropped, one record at a time: it had a bad value
+public:
+  const uint32_t *slashes_ = nullptr; // the block's backslashes, ascending, then UINT32_MAX
+  const uint32_t *slash_ = nullptr;   // the next of them
 };
+
+/** The offsets of the backslashes in [p, p + n) into `out`, ascending, then UINT32_MAX. */
+void list_backslashes(const uint8_t *p, size_t n, std::vector<uint32_t> &out) {
+  out.clear();
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i slash = _mm_set1_epi8('\\');
+  for (; i + 64 <= n; i += 64) {
+    const __m128i *v = reinterpret_cast<const __m128i *>(p + i);
+    const __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128(v), slash), b = _mm_cmpeq_epi8(_mm_loadu_si128(v + 1), slash),
+                  c = _mm_cmpeq_epi8(_mm_loadu_si128(v + 2), slash), d = _mm_cmpeq_epi8(_mm_loadu_si128(v + 3), slash);
+    if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0) { continue; }
+    uint64_t bits = uint64_t(uint32_t(_mm_movemask_epi8(a))) | uint64_t(uint32_t(_mm_movemask_epi8(b))) << 16 |
+                    uint64_t(uint32_t(_mm_movemask_epi8(c))) << 32 | uint64_t(uint32_t(_mm_movemask_epi8(d))) << 48;
+    for (; bits != 0; bits &= bits - 1) { out.push_back(uint32_t(i + size_t(__builtin_ctzll(bits)))); }
+  }
+#endif
+  for (; i < n; i++) {
+    if (p[i] == '\\') { out.push_back(uint32_t(i)); }
+  }
+  out.push_back(UINT32_MAX);
+}
 
 } // namespace
 
@@ -531,6 +562,9 @@ bool read_block(simdjson::dom::parser &dom, const uint8_t *bytes, size_t size, c
   if (scanned == simdjson::EMPTY) { return true; } // white space alone: no record
   if (scanned != simdjson::SUCCESS) { return false; }
   block_walk walk(bytes, size, impl.structural_indexes.get(), impl.n_structural_indexes, impl, options, scratch, bad);
+  thread_local std::vector<uint32_t> slashes;
+  list_backslashes(bytes, size, slashes);
+  walk.slashes_ = walk.slash_ = slashes.data();
   return walk.records(batch, records);
 }
 

@@ -210,6 +210,28 @@ TEST(ArrowReader, FieldsARecordLacksAreNullWhereverTheyNest) {
   }
 }
 
+TEST(ArrowReader, ASkippedStringsEscapesAreCheckedWhereverTheyFall) {
+  // The block reader lists a block's backslashes before its walk (64 bytes a step, the rest one
+  // at a time), and checks a skipped string's escapes only where one falls in it: a bad escape
+  // in a skipped string is an error at any place in the block, a good one is read past, and a
+  // string with none next to one that has one is not taken for it.
+  for (size_t shift = 0; shift < 140; shift++) {
+    const std::string pad(shift, 'p');
+    for (const char *escape : {"\\n", "\\u00e9", "\\x", "\\u00g9", "\\ud800"}) {
+      const std::string ndjson = "{\"a\": 1, \"zz\": [\"" + pad + "\", \"" + std::string(escape) + "\"], \"s\": \"" + pad +
+                                 "\"}\n{\"a\": 2, \"zz\": \"\\\"\"}\n";
+      const read_result r = read(ndjson, &record);
+      const bool good = escape[1] == 'n' || std::string(escape) == "\\u00e9";
+      EXPECT_EQ(r.error.ok(), good) << shift << " " << escape << " " << r.error.message;
+      if (good) {
+        EXPECT_EQ(r.rows.size(), 2u);
+      } else {
+        EXPECT_EQ(r.error.record, 1u) << shift << " " << escape;
+      }
+    }
+  }
+}
+
 TEST(ArrowReader, InferenceFollowsPyarrowsRules) {
   const read_result r = read("{\"a\": 1, \"n\": null, \"l\": [1]}\n{\"a\": 2.5, \"l\": [], \"o\": {\"k\": \"v\"}}\n", nullptr);
   ASSERT_TRUE(r.error.ok()) << r.error.message;
