@@ -218,8 +218,8 @@ TEST(ArrowReader, ASkippedStringsEscapesAreCheckedWhereverTheyFall) {
   for (size_t shift = 0; shift < 140; shift++) {
     const std::string pad(shift, 'p');
     for (const char *escape : {"\\n", "\\u00e9", "\\x", "\\u00g9", "\\ud800"}) {
-      const std::string ndjson = "{\"a\": 1, \"zz\": [\"" + pad + "\", \"" + std::string(escape) + "\"], \"s\": \"" + pad +
-                                 "\"}\n{\"a\": 2, \"zz\": \"\\\"\"}\n";
+      const std::string ndjson = "{\"a\": 1, \"zz\": [\"" + pad + "\", \"" + std::string(escape) + "\"], \"s\": \"" +
+                                 pad + "\"}\n{\"a\": 2, \"zz\": \"\\\"\"}\n";
       const read_result r = read(ndjson, &record);
       const bool good = escape[1] == 'n' || std::string(escape) == "\\u00e9";
       EXPECT_EQ(r.error.ok(), good) << shift << " " << escape << " " << r.error.message;
