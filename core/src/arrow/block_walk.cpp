@@ -499,12 +499,17 @@ private:
   bool valid_string(uint32_t at) {
     if (i_ >= count_) { return false; }
     const size_t bound = index_[i_] - at;
-    // The block's backslashes, listed before the walk: none up to the next structural, none in
-    // the string. The walk goes forward, and so does the list, but for a value walked again (a
-    // bad one skipped where bad records are kept): then the list is searched.
-    if (slash_ != slashes_ && slash_[-1] > at) { slash_ = std::upper_bound(slashes_, slash_, at); }
-    while (*slash_ <= at) { slash_++; }
-    if (*slash_ >= index_[i_]) { return true; }
+    // The block's backslashes, listed before the walk (where there are not too many): none up to
+    // the next structural, none in the string. The walk goes forward, and so does the list, but
+    // for a value walked again (a bad one skipped where bad records are kept): then the list is
+    // searched. Unlisted, the string's bytes are scanned.
+    if (slashes_ == nullptr) {
+      if (find_byte(buf_ + at + 1, bound - 1, '\\') == nullptr) { return true; }
+    } else {
+      if (slash_ != slashes_ && slash_[-1] > at) { slash_ = std::upper_bound(slashes_, slash_, at); }
+      while (*slash_ <= at) { slash_++; }
+      if (*slash_ >= index_[i_]) { return true; }
+    }
     if (scratch_.size() < bound + unescape_slack) { scratch_.resize(bound + unescape_slack); }
     return impl_.parse_string(buf_ + at + 1, scratch_.data()) != nullptr;
   }
@@ -526,12 +531,18 @@ private:
   bool spark_temporals_;
   bool *bad_; // where bad records are kept or dropped, one record at a time: it had a bad value
 public:
-  const uint32_t *slashes_ = nullptr; // the block's backslashes, ascending, then UINT32_MAX
+  const uint32_t *slashes_ = nullptr; // the block's backslashes, ascending, then UINT32_MAX (or none)
   const uint32_t *slash_ = nullptr;   // the next of them
 };
 
-/** The offsets of the backslashes in [p, p + n) into `out`, ascending, then UINT32_MAX. */
-void list_backslashes(const uint8_t *p, size_t n, std::vector<uint32_t> &out) {
+/** The most backslashes list_backslashes lists (256 KB of offsets, kept by each thread). */
+constexpr size_t most_backslashes = size_t(1) << 16;
+
+/**
+ * The offsets of the backslashes in [p, p + n) into `out`, ascending, then UINT32_MAX; false
+ * where there are more than most_backslashes (a block of escaped text: its strings are scanned).
+ */
+bool list_backslashes(const uint8_t *p, size_t n, std::vector<uint32_t> &out) {
   out.clear();
   size_t i = 0;
 #if defined(__SSE2__)
@@ -544,12 +555,21 @@ void list_backslashes(const uint8_t *p, size_t n, std::vector<uint32_t> &out) {
     uint64_t bits = uint64_t(uint32_t(_mm_movemask_epi8(a))) | uint64_t(uint32_t(_mm_movemask_epi8(b))) << 16 |
                     uint64_t(uint32_t(_mm_movemask_epi8(c))) << 32 | uint64_t(uint32_t(_mm_movemask_epi8(d))) << 48;
     for (; bits != 0; bits &= bits - 1) { out.push_back(uint32_t(i + size_t(__builtin_ctzll(bits)))); }
+    if (out.size() > most_backslashes) {
+      out.clear();
+      return false;
+    }
   }
 #endif
   for (; i < n; i++) {
     if (p[i] == '\\') { out.push_back(uint32_t(i)); }
   }
+  if (out.size() > most_backslashes) {
+    out.clear();
+    return false;
+  }
   out.push_back(UINT32_MAX);
+  return true;
 }
 
 } // namespace
@@ -563,8 +583,7 @@ bool read_block(simdjson::dom::parser &dom, const uint8_t *bytes, size_t size, c
   if (scanned != simdjson::SUCCESS) { return false; }
   block_walk walk(bytes, size, impl.structural_indexes.get(), impl.n_structural_indexes, impl, options, scratch, bad);
   thread_local std::vector<uint32_t> slashes;
-  list_backslashes(bytes, size, slashes);
-  walk.slashes_ = walk.slash_ = slashes.data();
+  walk.slashes_ = walk.slash_ = list_backslashes(bytes, size, slashes) ? slashes.data() : nullptr;
   return walk.records(batch, records);
 }
 
