@@ -23,18 +23,25 @@ inline bool past_64_bits(const uint8_t *p, size_t n) noexcept {
 }
 
 /**
- * The JSON integer past 64 bits at `p` (ended by white space or a structural character, read
- * from the padding where it ends the input) as the nearest double; false where `p` holds
- * anything else (a number simdjson reads, a fraction or exponent, a leading zero).
+ * The length of the JSON integer past 64 bits at `p` (ended by white space or a structural
+ * character, read from the padding where it ends the input); 0 where `p` holds anything else (a
+ * number simdjson reads, a fraction or exponent, a leading zero).
  */
-inline bool parse_big_integer(const uint8_t *p, double &out) noexcept {
+inline size_t big_integer_length(const uint8_t *p) noexcept {
   size_t n = p[0] == '-';
   const size_t first = n;
   while (p[n] >= '0' && p[n] <= '9') { n++; }
-  if (n - first < 20 || p[first] == '0') { return false; } // (past 64 bits takes 20 digits)
-  if (simdjson::fallback::jsoncharutils::is_not_structural_or_whitespace(p[n]) != 0 || !past_64_bits(p, n)) {
-    return false;
+  if (n == first || p[first] == '0' || simdjson::fallback::jsoncharutils::is_not_structural_or_whitespace(p[n]) != 0 ||
+      !past_64_bits(p, n)) {
+    return 0;
   }
+  return n;
+}
+
+/** The JSON integer past 64 bits at `p` (see big_integer_length) as the nearest double; false where there is none. */
+inline bool parse_big_integer(const uint8_t *p, double &out) noexcept {
+  const size_t n = big_integer_length(p);
+  if (n == 0) { return false; }
   const char *text = reinterpret_cast<const char *>(p);
   const std::from_chars_result r = std::from_chars(text, text + n, out);
   return r.ec == std::errc() && r.ptr == text + n;

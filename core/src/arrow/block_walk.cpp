@@ -49,16 +49,53 @@ inline const uint8_t *find_byte(const uint8_t *p, size_t n, uint8_t c) noexcept 
 /** Bytes parse_string may write past what it unescapes (it copies whole SIMD registers). */
 constexpr size_t unescape_slack = 128;
 
+/** The most backslashes list_backslashes lists (256 KB of offsets, kept by each thread). */
+constexpr size_t most_backslashes = size_t(1) << 16;
+
+/**
+ * The offsets of the backslashes in [p, p + n) into `out`, ascending, then UINT32_MAX; false
+ * where there are more than most_backslashes (a block of escaped text: its strings are scanned).
+ */
+bool list_backslashes(const uint8_t *p, size_t n, std::vector<uint32_t> &out) {
+  out.clear();
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i slash = _mm_set1_epi8('\\');
+  for (; i + 64 <= n; i += 64) {
+    const __m128i *v = reinterpret_cast<const __m128i *>(p + i);
+    const __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128(v), slash), b = _mm_cmpeq_epi8(_mm_loadu_si128(v + 1), slash),
+                  c = _mm_cmpeq_epi8(_mm_loadu_si128(v + 2), slash), d = _mm_cmpeq_epi8(_mm_loadu_si128(v + 3), slash);
+    if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0) { continue; }
+    uint64_t bits = uint64_t(uint32_t(_mm_movemask_epi8(a))) | uint64_t(uint32_t(_mm_movemask_epi8(b))) << 16 |
+                    uint64_t(uint32_t(_mm_movemask_epi8(c))) << 32 | uint64_t(uint32_t(_mm_movemask_epi8(d))) << 48;
+    for (; bits != 0; bits &= bits - 1) { out.push_back(uint32_t(i + size_t(__builtin_ctzll(bits)))); }
+    if (out.size() > most_backslashes) {
+      out.clear();
+      return false;
+    }
+  }
+#endif
+  for (; i < n; i++) {
+    if (p[i] == '\\') { out.push_back(uint32_t(i)); }
+  }
+  if (out.size() > most_backslashes) {
+    out.clear();
+    return false;
+  }
+  out.push_back(UINT32_MAX);
+  return true;
+}
+
 class block_walk {
 public:
   block_walk(const uint8_t *buf, size_t size, const uint32_t *index, size_t count,
              const simdjson::internal::dom_parser_implementation &impl, const arrow_read_options &options,
-             std::vector<uint8_t> &scratch, bool *bad)
+             std::vector<uint8_t> &scratch, bool *bad, const uint32_t *slashes)
       : buf_(buf), size_(size), index_(index), count_(count), impl_(impl), scratch_(scratch),
         max_depth_(options.limits.max_depth), max_record_(options.limits.max_document_length),
         max_string_(options.limits.max_string_length), error_on_unknown_(options.error_on_unknown_fields),
         validate_(options.validate_skipped), any_string_(options.any_value_as_string),
-        spark_temporals_(options.spark_temporals), bad_(bad) {}
+        spark_temporals_(options.spark_temporals), bad_(bad), slashes_(slashes), slash_(slashes) {}
 
   /**
    * Every record of the block into `batch`; false where it refuses. A record is an object alone
@@ -325,8 +362,7 @@ private:
       if (!quoted(at, text)) { return false; } // (with an escape it is no number: refused)
     } else {
       parsed_number number; // (the grammar checked: a JSON number is one BigDecimal reads)
-      double big;
-      if (!parse_number_at(buf_ + at, number) && !parse_big_integer(buf_ + at, big)) { return false; }
+      if (!parse_number_at(buf_ + at, number) && big_integer_length(buf_ + at) == 0) { return false; }
       text = std::string_view(reinterpret_cast<const char *>(buf_ + at), scalar_end(at) - at);
     }
     int128 v;
@@ -473,8 +509,7 @@ private:
       goto after;
     default: {
       parsed_number number;
-      double big;
-      if (!parse_number_at(buf_ + at, number) && !parse_big_integer(buf_ + at, big)) { return false; }
+      if (!parse_number_at(buf_ + at, number) && big_integer_length(buf_ + at) == 0) { return false; }
       goto after;
     }
     }
@@ -530,47 +565,9 @@ private:
   bool any_string_;
   bool spark_temporals_;
   bool *bad_; // where bad records are kept or dropped, one record at a time: it had a bad value
-public:
-  const uint32_t *slashes_ = nullptr; // the block's backslashes, ascending, then UINT32_MAX (or none)
-  const uint32_t *slash_ = nullptr;   // the next of them
+  const uint32_t *slashes_; // the block's backslashes, ascending, then UINT32_MAX (null: not listed)
+  const uint32_t *slash_;   // the next of them
 };
-
-/** The most backslashes list_backslashes lists (256 KB of offsets, kept by each thread). */
-constexpr size_t most_backslashes = size_t(1) << 16;
-
-/**
- * The offsets of the backslashes in [p, p + n) into `out`, ascending, then UINT32_MAX; false
- * where there are more than most_backslashes (a block of escaped text: its strings are scanned).
- */
-bool list_backslashes(const uint8_t *p, size_t n, std::vector<uint32_t> &out) {
-  out.clear();
-  size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i slash = _mm_set1_epi8('\\');
-  for (; i + 64 <= n; i += 64) {
-    const __m128i *v = reinterpret_cast<const __m128i *>(p + i);
-    const __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128(v), slash), b = _mm_cmpeq_epi8(_mm_loadu_si128(v + 1), slash),
-                  c = _mm_cmpeq_epi8(_mm_loadu_si128(v + 2), slash), d = _mm_cmpeq_epi8(_mm_loadu_si128(v + 3), slash);
-    if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0) { continue; }
-    uint64_t bits = uint64_t(uint32_t(_mm_movemask_epi8(a))) | uint64_t(uint32_t(_mm_movemask_epi8(b))) << 16 |
-                    uint64_t(uint32_t(_mm_movemask_epi8(c))) << 32 | uint64_t(uint32_t(_mm_movemask_epi8(d))) << 48;
-    for (; bits != 0; bits &= bits - 1) { out.push_back(uint32_t(i + size_t(__builtin_ctzll(bits)))); }
-    if (out.size() > most_backslashes) {
-      out.clear();
-      return false;
-    }
-  }
-#endif
-  for (; i < n; i++) {
-    if (p[i] == '\\') { out.push_back(uint32_t(i)); }
-  }
-  if (out.size() > most_backslashes) {
-    out.clear();
-    return false;
-  }
-  out.push_back(UINT32_MAX);
-  return true;
-}
 
 } // namespace
 
@@ -581,9 +578,10 @@ bool read_block(simdjson::dom::parser &dom, const uint8_t *bytes, size_t size, c
   const simdjson::error_code scanned = impl.stage1(bytes, size, simdjson::stage1_mode::regular);
   if (scanned == simdjson::EMPTY) { return true; } // white space alone: no record
   if (scanned != simdjson::SUCCESS) { return false; }
-  block_walk walk(bytes, size, impl.structural_indexes.get(), impl.n_structural_indexes, impl, options, scratch, bad);
   thread_local std::vector<uint32_t> slashes;
-  walk.slashes_ = walk.slash_ = list_backslashes(bytes, size, slashes) ? slashes.data() : nullptr;
+  const uint32_t *listed = list_backslashes(bytes, size, slashes) ? slashes.data() : nullptr;
+  block_walk walk(bytes, size, impl.structural_indexes.get(), impl.n_structural_indexes, impl, options, scratch, bad,
+                  listed);
   return walk.records(batch, records);
 }
 

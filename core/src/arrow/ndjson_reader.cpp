@@ -703,9 +703,8 @@ public:
         const size_t at = first + offset_of(data + first, last - first, why.path);
         // An integer past 64 bits was read as a double (see above): named as it is in the input.
         static constexpr std::string_view fraction = "a number with a fraction or an exponent";
-        double big;
         if (const size_t found = why.reason.find(fraction);
-            found != std::string::npos && arrow::parse_big_integer(data + at, big)) {
+            found != std::string::npos && arrow::big_integer_length(data + at) != 0) {
           why.reason.replace(found, fraction.size(), "an integer past 64 bits");
         }
         b.error = {why.reason == out_of_stack ? error_code::depth_limit : error_code::type_mismatch, at, b.records,

@@ -358,6 +358,11 @@ TEST(ArrowReader, IntegersPast64BitsAreReadAsDoubles) {
   ASSERT_TRUE(inferred.error.ok()) << inferred.error.message;
   EXPECT_EQ(inferred.schema, "struct<a: double, b: list<double>>");
   EXPECT_EQ(inferred.rows[1], "{a:-1.2345678901234568e+29,b:[100]}");
+  // Below int64's minimum takes 19 digits: read by the block reader too (a decimal exactly).
+  const field just_past = make("", kind::structure, {dec});
+  const read_result negative = read("{\"d\": -9223372036854775809}\n", &just_past);
+  ASSERT_TRUE(negative.error.ok()) << negative.error.message;
+  EXPECT_EQ(negative.rows[0], "{d:-9223372036854775809}");
   const read_result wide = read("{\"a\": 123456789012345678901234567890}\n", &record);
   EXPECT_EQ(wide.error.message, "record 1, field /a: expected int64, found an integer past 64 bits at byte 6");
   for (const char *past : {"{\"f\": 1e400}", "{\"t\": \"\\ud800\"}"}) {
