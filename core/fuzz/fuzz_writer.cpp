@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The writer, as a round trip: a document parsed into the binding tape, written back with the
-// core's writers (strings through write_json_string, from UTF-16 as the JVM hands them over;
+// core's writers (strings through write_json_string, from UTF-16 as the JVM hands them over,
+// and compared with write_json_string_utf8's bytes for the same string;
 // numbers through write_decimal_digits and shortest_decimal), parsed again: the checksum must
 // be the original's. And the input's bytes as doubles: shortest_decimal's digits read back to
 // the same double.
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,11 +41,29 @@ std::u16string to_utf16(const uint8_t *s, size_t n) {
   return out;
 }
 
+/** Whether WTF-8 text holds a lone surrogate (ED A0 to ED BF: UTF-8 has none). */
+bool has_surrogate(const uint8_t *s, size_t n) {
+  for (size_t i = 0; i + 1 < n; i++) {
+    if (s[i] == 0xED && s[i + 1] >= 0xA0) { return true; }
+  }
+  return false;
+}
+
 void write_string(std::string &out, const uint8_t *s, size_t n) {
   const std::u16string units = to_utf16(s, n);
   std::vector<uint8_t> buffer(json_string_capacity(units.size()));
   const size_t written = write_json_string(units.data(), units.size(), buffer.data());
   fuzz::expect(written <= buffer.size() - 8, "write_json_string wrote past its stated room");
+  // The same string from its UTF-8 (the Arrow and MessagePack writers' route): the same bytes,
+  // in its stated room, read from a block of exactly its size.
+  if (!has_surrogate(s, n)) {
+    const std::unique_ptr<uint8_t[]> text(new uint8_t[n]);
+    std::memcpy(text.get(), s, n);
+    std::vector<uint8_t> utf8(json_string_capacity_utf8(n));
+    const size_t written_utf8 = write_json_string_utf8(text.get(), n, utf8.data());
+    fuzz::expect(written_utf8 == written && std::memcmp(utf8.data(), buffer.data(), written) == 0,
+                 "write_json_string_utf8 wrote other bytes than write_json_string");
+  }
   out.append(reinterpret_cast<const char *>(buffer.data()), written);
 }
 

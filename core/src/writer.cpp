@@ -39,6 +39,143 @@ struct ascii_table {
 };
 constexpr ascii_table ascii{};
 
+/** Whether byte c is escaped. */
+template <bool escape_del> inline bool needs_escape(uint8_t c) {
+  return c < 0x20 || c == '"' || c == '\\' || (escape_del && c == 0x7F);
+}
+
+/** A byte that needs_escape, escaped at d (room for 8 bytes); returns the end. */
+template <bool escape_del> inline uint8_t *escaped(uint8_t *d, uint8_t c) {
+  if (escape_del && c == 0x7F) {
+    std::memcpy(d, "\\u007f", 6);
+    return d + 6;
+  }
+  std::memcpy(d, &ascii.word[c], 8);
+  return d + ascii.length[c];
+}
+
+/** Bytes at d, one at a time. */
+template <bool escape_del> inline uint8_t *bytewise(const uint8_t *s, size_t n, uint8_t *d) {
+  for (size_t i = 0; i < n; i++) {
+    if (needs_escape<escape_del>(s[i])) {
+      d = escaped<escape_del>(d, s[i]);
+    } else {
+      *d++ = s[i];
+    }
+  }
+  return d;
+}
+
+#if defined(__SSE2__)
+/** The bytes of v that need an escape, a bit each: controls (below 0x20 unsigned, so that UTF-8's
+ *  high bytes are not), '"', '\\', and DEL where asked. v ^ 2 is at most 0x20 for the controls
+ *  and for '"' (0x22) alone: one test for both. */
+template <bool escape_del> inline uint32_t escapes(__m128i v) {
+  const __m128i space = _mm_set1_epi8(0x20);
+  __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(_mm_xor_si128(v, _mm_set1_epi8(2)), space), space),
+                           _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+  if (escape_del) { m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F))); }
+  return uint32_t(_mm_movemask_epi8(m));
+}
+
+#if defined(__SANITIZE_ADDRESS__) // GCC's
+#define SIMDBRIDGE_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) // Clang's (the fuzzers')
+#define SIMDBRIDGE_ADDRESS_SANITIZER 1
+#endif
+#endif
+/**
+ * Whether the 16 bytes from p are readable because p's are: they lie in its page. Reading past a
+ * string's end is then harmless (the bytes past it are masked off), but a sanitizer reports it:
+ * its builds go byte by byte instead.
+ */
+inline bool vector_in_page([[maybe_unused]] const uint8_t *p) {
+#if defined(SIMDBRIDGE_ADDRESS_SANITIZER)
+  return false;
+#else
+  return (reinterpret_cast<uintptr_t>(p) & 4095) <= 4096 - 16;
+#endif
+}
+
+/**
+ * s[i, n), fewer than 16 bytes, at d: loaded as one vector and stored whole (the bytes past n are
+ * written over later or lie past the result), up to the next escape; byte by byte where the
+ * vector would cross a page.
+ */
+template <bool escape_del> [[gnu::always_inline]] inline uint8_t *tail(const uint8_t *s, size_t i, size_t n, uint8_t *d) {
+  while (i < n) {
+    if (!vector_in_page(s + i)) {
+      d = bytewise<escape_del>(s + i++, 1, d);
+      continue;
+    }
+    const size_t rest = n - i;
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(d), v);
+    const uint32_t found = escapes<escape_del>(v) & ((1u << rest) - 1);
+    if (found == 0) { return d + rest; }
+    const size_t j = size_t(__builtin_ctz(found));
+    d = escaped<escape_del>(d + j, s[i + j]);
+    i += j + 1;
+  }
+  return d;
+}
+
+/** 16 bytes at a time, each stored whole and the output going on from its first escape. */
+template <bool escape_del> [[gnu::always_inline]] inline size_t blocks_of_16(const uint8_t *s, size_t n, uint8_t *&d) {
+  size_t i = 0;
+  while (i + 16 <= n) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(d), v);
+    const uint32_t found = escapes<escape_del>(v);
+    if (found == 0) {
+      d += 16;
+      i += 16;
+      continue;
+    }
+    const size_t j = size_t(__builtin_ctz(found));
+    d = escaped<escape_del>(d + j, s[i + j]);
+    i += j + 1;
+  }
+  return i;
+}
+
+/**
+ * Text of up to 32 bytes with nothing to escape (most strings), stored whole: from 16 bytes as
+ * two vectors, the first and the last 16 (overlapping below 32), and from 1 to 15 as one read in
+ * its page. False, with nothing written, for any other text.
+ */
+template <bool escape_del> [[gnu::always_inline]] inline bool short_and_plain(const uint8_t *s, size_t n, uint8_t *d) {
+  if (n >= 16) {
+    if (n > 32) { return false; }
+    const __m128i first = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s));
+    const __m128i last = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + n - 16));
+    if ((escapes<escape_del>(first) | escapes<escape_del>(last)) != 0) { return false; }
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(d), first);
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(d + n - 16), last);
+    return true;
+  }
+  if (n == 0) { return true; } // s may point past a readable byte
+  if (!vector_in_page(s)) { return false; }
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s));
+  if ((escapes<escape_del>(v) & ((1u << n) - 1)) != 0) { return false; }
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d), v);
+  return true;
+}
+#endif
+
+/** The inside of a JSON string (write_json_escaped_utf8) at out; returns the bytes written. */
+template <bool escape_del> [[gnu::always_inline]] inline size_t escaped_utf8(const uint8_t *s, size_t n, uint8_t *out) {
+#if defined(__SSE2__)
+  if (short_and_plain<escape_del>(s, n, out)) { return n; }
+  uint8_t *d = out;
+  const size_t i = blocks_of_16<escape_del>(s, n, d);
+  return size_t(tail<escape_del>(s, i, n, d) - out);
+#else
+  return size_t(bytewise<escape_del>(s, n, out) - out);
+#endif
+}
+
 inline size_t put_unicode_escape(uint8_t *out, uint32_t c) noexcept {
   out[0] = '\\';
   out[1] = 'u';
@@ -112,77 +249,14 @@ size_t write_json_string(const char16_t *text, size_t units, uint8_t *out) noexc
 }
 
 size_t write_json_string_utf8(const uint8_t *text, size_t bytes, uint8_t *out) noexcept {
-  size_t p = 0;
-  out[p++] = '"';
-  size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i space = _mm_set1_epi8(0x20);
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  while (i + 16 <= bytes) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text + i));
-    // A control character: below 0x20 as a signed byte and not negative (UTF-8's high bytes are).
-    const __m128i control = _mm_andnot_si128(_mm_cmplt_epi8(v, _mm_setzero_si128()), _mm_cmplt_epi8(v, space));
-    const __m128i work = _mm_or_si128(control, _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
-    const int mask = _mm_movemask_epi8(work);
-    if (mask == 0) {
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(out + p), v);
-      p += 16;
-      i += 16;
-      continue;
-    }
-    const int run = __builtin_ctz(unsigned(mask)); // bytes before the first that needs escaping
-    std::memcpy(out + p, text + i, size_t(run));
-    p += size_t(run);
-    i += size_t(run);
-    const uint8_t c = text[i++];
-    std::memcpy(out + p, &ascii.word[c], 8);
-    p += ascii.length[c];
-  }
-  // The last bytes (fewer than 16; most keys and short strings are nothing else): from 4 on, as
-  // two words read from the string itself, the first at its place and the second ending at its
-  // last byte (overlapping where they meet), checked at once and stored the same way where none
-  // needs escaping; byte by byte below where one does. (Copied first into a block on the stack,
-  // the block's load waited on the copy's stores: half this function's time on twitter.json.)
-  const auto needs_work = [&](__m128i v) {
-    const __m128i control = _mm_andnot_si128(_mm_cmplt_epi8(v, _mm_setzero_si128()), _mm_cmplt_epi8(v, space));
-    return _mm_movemask_epi8(
-        _mm_or_si128(control, _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash))));
-  };
-  const size_t left = bytes - i;
-  if (left >= 8) {
-    const __m128i first = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(text + i));
-    const __m128i last = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(text + bytes - 8));
-    if (needs_work(_mm_unpacklo_epi64(first, last)) == 0) {
-      _mm_storel_epi64(reinterpret_cast<__m128i *>(out + p), first);
-      _mm_storel_epi64(reinterpret_cast<__m128i *>(out + p + left - 8), last);
-      p += left;
-      i = bytes;
-    }
-  } else if (left >= 4) {
-    uint32_t first, last;
-    std::memcpy(&first, text + i, 4);
-    std::memcpy(&last, text + bytes - 4, 4);
-    const __m128i v = _mm_unpacklo_epi32(_mm_cvtsi32_si128(int(first)), _mm_cvtsi32_si128(int(last)));
-    if ((needs_work(v) & 0xFF) == 0) { // (the lanes past the two words are zero)
-      std::memcpy(out + p, &first, 4);
-      std::memcpy(out + p + left - 4, &last, 4);
-      p += left;
-      i = bytes;
-    }
-  }
-#endif
-  for (; i < bytes; i++) {
-    const uint8_t c = text[i];
-    if (c >= 0x80) {
-      out[p++] = c;
-    } else {
-      std::memcpy(out + p, &ascii.word[c], 8); // 8 bytes of room from any byte's start (6 a byte, 10 more)
-      p += ascii.length[c];
-    }
-  }
-  out[p++] = '"';
-  return p;
+  out[0] = '"';
+  const size_t n = 1 + escaped_utf8<false>(text, bytes, out + 1);
+  out[n] = '"';
+  return n + 1;
+}
+
+size_t write_json_escaped_utf8(const uint8_t *text, size_t bytes, uint8_t *out, bool escape_del) noexcept {
+  return escape_del ? escaped_utf8<true>(text, bytes, out) : escaped_utf8<false>(text, bytes, out);
 }
 
 } // namespace simdbridge

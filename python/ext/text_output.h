@@ -281,9 +281,6 @@ inline char *escaped_into(char *d, uint32_t c) {
   return d + 2;
 }
 
-/** An ASCII character that needs escaping, escaped (unchecked: 6 bytes reserved). */
-inline void put_escaped_ascii(output &out, uint32_t c) { out.advance(size_t(escaped_into(out.tail(), c) - out.tail())); }
-
 /**
  * JSON strings from a str: escaped as json escapes them (controls, '"' and '\\'; with
  * ensure_ascii, DEL and every character past ASCII as \uXXXX), the rest as UTF-8.
@@ -321,23 +318,22 @@ public:
   void write_utf8(output &out, const char *utf8, size_t n) const { write_ascii(out, utf8, n); }
 
   /**
-   * A string shorter than 16 bytes with no character to escape: one vector, read from its page
-   * (below). Otherwise blocks of 16 characters are checked and stored in one pass: each block is
-   * stored whole, and where it holds a character to escape, the output goes on from that
-   * character. The rest (and a string of 4 to 15 bytes) is checked as one overlapping vector,
-   * nothing read past the string, and copied in one move where it needs no escape; a shorter
-   * string is checked a byte at a time. A byte past ASCII never counts as one to escape (UTF-8
-   * passes through).
+   * Inline, where nothing needs an escape: a string shorter than 16 bytes (most keys and values)
+   * as one vector, read from its page (below) and stored whole; one of 16 to 32 bytes as two; a
+   * longer one 16 bytes at a time and its last 16 again. From the first block that holds an
+   * escape on, the core's write_json_escaped_utf8. A byte past ASCII never counts as one to
+   * escape (UTF-8 passes through). The long strings' loop is inline too: out of line, its call
+   * cost more than the copy of a list's strings.
    */
   [[gnu::always_inline]] inline void write_ascii(output &out, const char *chars, size_t n) const {
-    out.reserve(n * 6 + 2 + 16); // 16: a short string's vector is stored whole
+    out.reserve(json_string_capacity_utf8(n)); // room for a short string's vector as well
     const bool ascii_only = ensure_ascii_; // in a register: the stores below may alias the member
     char *d = out.tail();
 #if defined(__SSE2__) && !defined(__SANITIZE_ADDRESS__)
-    // Shorter than 16 bytes (most keys and values), without a branch on its length: one 16-byte
-    // load, which reads past the string but not past its page (never a fault; the sanitizers'
-    // build, which would report it, takes the path below), checked in the string's lanes and
-    // stored whole, the closing quote then written over the bytes past it.
+    // Without a branch on its length: one 16-byte load, which reads past the string but not
+    // past its page (never a fault; the sanitizers' build, which would report it, takes the
+    // core's path), checked in the string's lanes and stored whole, the closing quote then
+    // written over the bytes past it.
     if (n < 16 && (reinterpret_cast<uintptr_t>(chars) & 4095) <= 4096 - 16) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(chars));
       if ((escapes(v, ascii_only) & ((1u << n) - 1)) == 0) {
@@ -349,41 +345,48 @@ public:
       }
     }
 #endif
-    char *const start = d;
-    *d++ = '"';
-    size_t i = 0;
+    size_t from = 0; // where the core goes on: the characters before it need no escape
 #if defined(__SSE2__)
-    while (i + 16 <= n) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(chars + i));
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(d), v); // room: n * 6 reserved
-      const uint32_t found = escapes(v, ascii_only);
-      if (found == 0) {
-        d += 16;
-        i += 16;
-        continue;
-      }
-      const size_t j = size_t(__builtin_ctz(found));
-      d = escaped_into(d + j, static_cast<unsigned char>(chars[i + j]));
-      i += j + 1;
-    }
-#endif
-    if (i < n) {
-      const size_t rest = n - i;
-      const uint32_t found = n >= 16 ? escapes_16(chars + n - 16, ascii_only) >> (16 - rest)
-                                     : (n >= 4 ? escapes_short(chars, n, ascii_only) : escapes_bytes(chars, n)) >> i;
-      if (found == 0) {
-        d = copy_into(d, chars + i, rest);
-      } else {
-        out.advance(size_t(d - start));
-        write_escaping(out, chars, i, n);
-        out.put('"');
+    if (n - 16 <= 16) {
+      // From 16 to 32 bytes (URLs, dates, ids): two vectors, the first and the last 16 bytes,
+      // which overlap below 32.
+      const __m128i first = _mm_loadu_si128(reinterpret_cast<const __m128i *>(chars));
+      const __m128i last = _mm_loadu_si128(reinterpret_cast<const __m128i *>(chars + n - 16));
+      if ((escapes(first, ascii_only) | escapes(last, ascii_only)) == 0) {
+        d[0] = '"';
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 1), first);
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 1 + n - 16), last);
+        d[n + 1] = '"';
+        out.advance(n + 2);
         return;
       }
+    } else if (n > 32) {
+      // Longer: 16 bytes at a time, each stored as it is checked, then the last 16 (which
+      // overlap the block before them); the core from the first block that holds an escape.
+      while (from + 16 <= n) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(chars + from));
+        if (escapes(v, ascii_only) != 0) { break; }
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 1 + from), v);
+        from += 16;
+      }
+      if (from + 16 > n) {
+        const __m128i last = _mm_loadu_si128(reinterpret_cast<const __m128i *>(chars + n - 16));
+        if (from == n || escapes(last, ascii_only) == 0) {
+          d[0] = '"';
+          _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 1 + n - 16), last);
+          d[n + 1] = '"';
+          out.advance(n + 2);
+          return;
+        }
+      }
     }
-    *d++ = '"';
-    out.advance(size_t(d - start));
+#endif
+    d[0] = '"';
+    const size_t end = 1 + from + write_json_escaped_utf8(reinterpret_cast<const uint8_t *>(chars) + from, n - from,
+                                                          reinterpret_cast<uint8_t *>(d + 1 + from), ascii_only);
+    d[end] = '"';
+    out.advance(end + 1);
   }
-
 
 private:
   bool needs_escape(uint32_t c) const { return c < 0x20 || c == '"' || c == '\\' || (c == 0x7f && ensure_ascii_); }
@@ -392,81 +395,14 @@ private:
   /** The bytes of v that need an escape, a bit each (bit j for byte j): controls (< 0x20), '"',
    *  '\\', and DEL (0x7f) where ensure_ascii. A byte past ASCII never counts. */
   static uint32_t escapes(__m128i v, bool ascii_only) {
-    const __m128i low = _mm_set1_epi8(0x1f);
-    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, low), low), // v <= 0x1f
-                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+    // v ^ 2 is at most 0x20 for the controls and for '"' (0x22) alone: one test for both.
+    const __m128i space = _mm_set1_epi8(0x20);
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(_mm_xor_si128(v, _mm_set1_epi8(2)), space), space),
+                             _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
     if (ascii_only) { m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))); }
     return uint32_t(_mm_movemask_epi8(m));
   }
-  uint32_t escapes(__m128i v) const { return escapes(v, ensure_ascii_); }
-
-  /** The bytes of the 16 at p that need an escape. */
-  static uint32_t escapes_16(const char *p, bool ascii_only) {
-    return escapes(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)), ascii_only);
-  }
-  uint32_t escapes_16(const char *p) const { return escapes_16(p, ensure_ascii_); }
-
-  uint32_t escapes_short(const char *p, size_t n) const { return escapes_short(p, n, ensure_ascii_); }
-  /** The bytes of the n at p (4 <= n < 16) that need an escape: two overlapping halves in one vector. */
-  static uint32_t escapes_short(const char *p, size_t n, bool ascii_only) {
-    __m128i v;
-    size_t half;
-    if (n >= 8) {
-      v = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(p)),
-                             _mm_loadl_epi64(reinterpret_cast<const __m128i *>(p + n - 8)));
-      half = 8;
-    } else {
-      int32_t a, b;
-      std::memcpy(&a, p, 4);
-      std::memcpy(&b, p + n - 4, 4);
-      v = _mm_unpacklo_epi64(_mm_cvtsi32_si128(a), _mm_cvtsi32_si128(b));
-      half = 4;
-    }
-    const uint32_t m = escapes(v, ascii_only), lanes = (1u << half) - 1; // a lane of 4 has 4 zeros after it
-    return (m & lanes) | (m >> 8 & lanes) << (n - half); // the second half's bits at its bytes' places
-  }
-#else
-  uint32_t escapes_16(const char *p, bool) const { return escapes_bytes(p, 16); }
-  uint32_t escapes_short(const char *p, size_t n, bool) const { return escapes_bytes(p, n); }
-  uint32_t escapes_16(const char *p) const { return escapes_bytes(p, 16); }
-  uint32_t escapes_short(const char *p, size_t n) const { return escapes_bytes(p, n); }
 #endif
-
-  /** The bytes of the n at p (n <= 16) that need an escape, one at a time. */
-  uint32_t escapes_bytes(const char *p, size_t n) const {
-    uint32_t found = 0;
-    for (size_t j = 0; j < n; j++) { found |= uint32_t(needs_escape(static_cast<unsigned char>(p[j]))) << j; }
-    return found;
-  }
-
-  /** chars[i, n), escaping what needs it: runs copied whole, found 16 bytes at a time. */
-  void write_escaping(output &out, const char *chars, size_t i, size_t n) const {
-    size_t run = i; // chars[run, i) go in as they are
-    while (i < n) {
-      size_t base = 0;
-      uint32_t found = 0;
-      if (i + 16 <= n) {
-        base = i;
-        found = escapes_16(chars + i);
-      } else if (n >= 16) {
-        base = n - 16;
-        found = escapes_16(chars + base) & (~0u << (i - base));
-      } else if (n >= 4) {
-        found = escapes_short(chars, n) & (~0u << i);
-      } else {
-        found = escapes_bytes(chars, n) & (~0u << i);
-      }
-      if (found == 0) {
-        i = i + 16 <= n ? i + 16 : n;
-        continue;
-      }
-      i = base + size_t(__builtin_ctz(found));
-      out.put(chars + run, i - run);
-      put_escaped_ascii(out, static_cast<unsigned char>(chars[i]));
-      run = ++i;
-    }
-    out.put(chars + run, n - run);
-  }
 
   /** A str that is not ASCII: escaped to \uXXXX (ensure_ascii) or written as UTF-8. */
   template <typename Char> bool write_wide(output &out, const Char *chars, size_t n, bool surrogates) const {

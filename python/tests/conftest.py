@@ -59,17 +59,19 @@ def outcome(fn, arg):
 
 
 def writer_edge_strings():
-    """Strs of every length from 0 to 40, plain and with one character that needs work (an
-    escape, DEL, a character past ASCII) at every position: the writers check strings in blocks
-    of 16, a shorter string in two overlapping halves, the shortest a character at a time."""
+    """Strs of every length from 0 to 72, plain and with one character that needs work (an
+    escape, DEL, a character past ASCII) at every position: the writers check a string below 16
+    characters in one vector, up to 32 in two overlapping ones, a longer one in blocks of 16 and
+    its last 16 again, and the core's escaping goes on from the first block that needs work."""
     out = []
-    for n in range(41):
+    for n in range(73):
         plain = "".join(chr(ord("a") + i % 26) for i in range(n))
         out.append(plain)
         for special in ('"', "\\", "\x00", "\x1f", " ", "\x7f", "é", "\u2028", "\U0001f600"):
             for at in range(n):
                 out.append(plain[:at] + special + plain[at + 1:])
         if n >= 2:
+            out += [plain[:at] + '"' + plain[at + 1:n - 1] + "\n" for at in range(n - 1)]  # and a second one last
             out.append("\n" * n)
             out.append("\x01 " * (n // 2))  # a control, then a byte that a borrow may flag
     return out

@@ -25,15 +25,26 @@ constexpr size_t json_string_capacity(size_t units) noexcept { return 6 * units 
  */
 size_t write_json_string(const char16_t *text, size_t units, uint8_t *out) noexcept;
 
-/** The room write_json_string_utf8() needs for `bytes` bytes of UTF-8. */
-constexpr size_t json_string_capacity_utf8(size_t bytes) noexcept { return 6 * bytes + 10; }
+/** The room write_json_string_utf8() and write_json_escaped_utf8() need for `bytes` bytes of
+ *  UTF-8: each byte as \u00xx, the quotes, and the 16 bytes a last vector is stored as. */
+constexpr size_t json_string_capacity_utf8(size_t bytes) noexcept { return 6 * bytes + 18; }
 
 /**
  * Writes UTF-8 text (an Arrow string's bytes) as a JSON string, quotes included, escaped as
- * write_json_string escapes (controls, '"', '\\'); every other byte as it is. Sixteen bytes at
- * a time where none needs escaping (SSE2).
+ * write_json_string escapes (controls, '"', '\\'); every other byte as it is: the quotes
+ * around write_json_escaped_utf8's text.
  */
 size_t write_json_string_utf8(const uint8_t *text, size_t bytes, uint8_t *out) noexcept;
+
+/**
+ * The inside of a JSON string for UTF-8 text, without its quotes: '"', '\\' and the controls
+ * escaped as write_json_string escapes them, DEL (U+007F) as \u007f where `escape_del` (Python's
+ * json.dumps with ensure_ascii), every other byte as it is. `out` needs room for
+ * json_string_capacity_utf8(bytes) bytes; returns the bytes written. Sixteen bytes at a time
+ * (SSE2), the last ones in one vector where it does not cross a page, so that a string's length
+ * costs no branch per size; text of up to 32 bytes with nothing to escape in one or two vectors.
+ */
+size_t write_json_escaped_utf8(const uint8_t *text, size_t bytes, uint8_t *out, bool escape_del) noexcept;
 
 /** A decimal number: significand x 10^exponent. */
 struct decimal {

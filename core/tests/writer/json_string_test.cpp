@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "simdbridge/simdbridge_c.h"
 #include "simdbridge/writer.h"
 
@@ -122,13 +125,16 @@ TEST(WriteJsonString, RandomMixes) {
   }
 }
 
-/** write_json_string_utf8's reference: each byte as it is, but the escapes write_json_string writes. */
-std::string reference_utf8(const std::string &s) {
+/** write_json_string_utf8's reference: each byte as it is, but the escapes write_json_string writes
+ *  (and DEL's where `escape_del`). */
+std::string reference_utf8(const std::string &s, bool escape_del = false) {
   std::string out = "\"";
   for (const char ch : s) {
     const auto c = uint8_t(ch);
     char buf[8];
-    if (c == '"' || c == '\\') {
+    if (escape_del && c == 0x7F) {
+      out += "\\u007f";
+    } else if (c == '"' || c == '\\') {
       out += '\\';
       out += char(c);
     } else if (c < 0x20) {
@@ -191,6 +197,81 @@ TEST(WriteJsonStringUtf8, RandomMixes) {
     }
     ASSERT_EQ(written_utf8(s), reference_utf8(s)) << "round " << round;
   }
+}
+
+/** write_json_escaped_utf8 of `s`, quoted, read from a heap block of exactly its size, checked to
+ *  write nothing past json_string_capacity_utf8. */
+std::string escaped_by(const std::string &s, bool escape_del) {
+  std::unique_ptr<uint8_t[]> text(new uint8_t[s.size()]);
+  std::memcpy(text.get(), s.data(), s.size());
+  const size_t capacity = simdbridge::json_string_capacity_utf8(s.size());
+  std::vector<uint8_t> out(capacity + 16, 0xAB);
+  out[0] = '"';
+  const size_t n = 1 + simdbridge::write_json_escaped_utf8(text.get(), s.size(), out.data() + 1, escape_del);
+  out[n] = '"';
+  EXPECT_LE(n + 1, capacity);
+  for (size_t i = capacity; i < out.size(); i++) { EXPECT_EQ(out[i], 0xAB); }
+  return std::string(out.begin(), out.begin() + std::ptrdiff_t(n + 1));
+}
+
+TEST(WriteJsonEscapedUtf8, EveryLengthAndEveryPlaceOfAnEscape) {
+  // In the one or two vectors of short text, in the 16-byte blocks and in the last vector past
+  // them, one special at each place; DEL escaped or not.
+  const std::string specials[] = {"\"", "\\", "\n", std::string(1, '\0'), "\x1f", "\x7f", "\xc3\xa9", "\xff"};
+  for (const bool del : {false, true}) {
+    for (size_t n = 0; n <= 100; n++) {
+      const std::string plain(n, 'a');
+      ASSERT_EQ(escaped_by(plain, del), reference_utf8(plain, del)) << n;
+      for (size_t at = 0; at < n; at++) {
+        for (const std::string &special : specials) {
+          std::string s = plain;
+          s.replace(at, std::min(special.size(), n - at), special.substr(0, n - at));
+          ASSERT_EQ(escaped_by(s, del), reference_utf8(s, del)) << n << " " << at;
+        }
+      }
+    }
+  }
+}
+
+TEST(WriteJsonEscapedUtf8, RandomMixes) {
+  const char bytes[] = {'a', 'Z', ' ', '/', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\0', '\x01', '\x1f', '\x7f',
+                        '\x80', '\xbf', '\xc3', '\xe4', '\xf0', '\xff'};
+  std::mt19937 rng(777);
+  for (int round = 0; round < 20000; round++) {
+    const size_t n = rng() % 300;
+    const unsigned plain_odds = rng() % 8;
+    std::string s;
+    for (size_t i = 0; i < n; i++) {
+      s += rng() % 8 < plain_odds ? char(0x20 + rng() % 0x5F) : bytes[rng() % sizeof bytes];
+    }
+    const bool del = rng() % 2 == 0;
+    ASSERT_EQ(escaped_by(s, del), reference_utf8(s, del)) << "round " << round;
+  }
+}
+
+TEST(WriteJsonEscapedUtf8, TextEndingAtAnUnreadablePage) {
+  // The last bytes are read as one vector only where it stays in their page: text that ends
+  // where an unreadable page begins is read up to its last byte and no further (a read past it
+  // would fault), at every length and with an escape near the end.
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  void *map = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(map, MAP_FAILED);
+  auto *base = static_cast<uint8_t *>(map);
+  ASSERT_EQ(mprotect(base + page, page, PROT_NONE), 0);
+  for (size_t n = 0; n <= 80; n++) {
+    for (const bool escape_last : {false, true}) {
+      std::string s(n, 'q');
+      if (escape_last && n > 0) { s[n - 1] = '\n'; }
+      uint8_t *text = base + page - n;
+      std::memcpy(text, s.data(), n);
+      std::vector<uint8_t> out(simdbridge::json_string_capacity_utf8(n));
+      const size_t written = simdbridge::write_json_escaped_utf8(text, n, out.data(), false);
+      const std::string expected = reference_utf8(s);
+      EXPECT_EQ(std::string(out.begin(), out.begin() + std::ptrdiff_t(written)), expected.substr(1, expected.size() - 2))
+          << n;
+    }
+  }
+  munmap(map, 2 * page);
 }
 
 TEST(WriteJsonString, CApi) {
