@@ -226,14 +226,27 @@ size_t write_json_string(const char16_t *text, size_t units, uint8_t *out) noexc
   const __m128i ascii_max = _mm_set1_epi16(0x7F);
   const __m128i quote = _mm_set1_epi16('"');
   const __m128i backslash = _mm_set1_epi16('\\');
-  while (i + 8 <= units) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text + i));
-    // Non-zero lanes: past ASCII (v - 0x7F saturates to 0 below it), a control character
-    // (0x20 - v saturates to 0 from it on), a quote or a backslash.
+  // Whether eight units go out as they are, a byte each. Non-zero lanes of `work`: past ASCII
+  // (v - 0x7F saturates to 0 below it), a control character (0x20 - v saturates to 0 from it
+  // on), a quote or a backslash.
+  const auto plain = [&](__m128i v) {
     const __m128i work = _mm_or_si128(
         _mm_or_si128(_mm_subs_epu16(v, ascii_max), _mm_subs_epu16(below_space, v)),
         _mm_or_si128(_mm_cmpeq_epi16(v, quote), _mm_cmpeq_epi16(v, backslash)));
-    if (_mm_movemask_epi8(_mm_cmpeq_epi8(work, _mm_setzero_si128())) == 0xFFFF) {
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(work, _mm_setzero_si128())) == 0xFFFF;
+  };
+  while (i + 8 <= units) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text + i));
+    if (i + 16 <= units) { // sixteen in one store where both halves are plain
+      const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text + i + 8));
+      if (plain(v) && plain(w)) {
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(out + p), _mm_packus_epi16(v, w));
+        p += 16;
+        i += 16;
+        continue;
+      }
+    }
+    if (plain(v)) {
       _mm_storel_epi64(reinterpret_cast<__m128i *>(out + p), _mm_packus_epi16(v, v)); // 8 ASCII bytes
       p += 8;
       i += 8;
@@ -241,6 +254,16 @@ size_t write_json_string(const char16_t *text, size_t units, uint8_t *out) noexc
     }
     // These eight one at a time (a surrogate pair may take one more).
     for (const size_t end = i + 8; i < end;) { p += put_unit(text, units, i, out + p); }
+  }
+  // The last units (fewer than eight): where the text's last eight are plain, as one vector,
+  // stored over the bytes of the units before them, which went out a byte each as they are.
+  if (units >= 8 && i < units) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text + units - 8));
+    if (plain(v)) {
+      _mm_storel_epi64(reinterpret_cast<__m128i *>(out + p - (i - (units - 8))), _mm_packus_epi16(v, v));
+      p += units - i;
+      i = units;
+    }
   }
 #endif
   while (i < units) { p += put_unit(text, units, i, out + p); }

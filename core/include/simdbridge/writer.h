@@ -21,7 +21,8 @@ constexpr size_t json_string_capacity(size_t units) noexcept { return 6 * units 
  * '\\', and the control characters U+0000 to U+001F (\b \t \n \f \r in their short form, the
  * others as \u00xx); '/' and U+007F are not. A surrogate pair becomes its 4-byte UTF-8; a lone
  * surrogate, which has no UTF-8, its \uXXXX escape (so that it reads back). Lowercase hex digits.
- * Eight code units at a time where none needs work (SSE2), one at a time from the first that does.
+ * Sixteen or eight code units at a time where none needs work (SSE2), one at a time in a block
+ * that holds one; the last ones as the text's last eight where those need none.
  */
 size_t write_json_string(const char16_t *text, size_t units, uint8_t *out) noexcept;
 

@@ -106,6 +106,22 @@ TEST(WriteJsonString, SurrogatesAtEveryPosition) {
   }
 }
 
+TEST(WriteJsonString, EveryLengthAndEveryPlaceOfEachKind) {
+  // In the 16-unit steps, the 8-unit ones, and the last units (the text's last eight stored
+  // over the plain ones before them): one unit of each kind at each place of each length.
+  for (size_t n = 0; n <= 48; n++) {
+    const std::u16string plain(n, u'a');
+    ASSERT_EQ(written(plain), reference(plain)) << n;
+    for (size_t at = 0; at < n; at++) {
+      for (const char16_t kind : kinds) {
+        std::u16string s = plain;
+        s[at] = kind;
+        ASSERT_EQ(written(s), reference(s)) << n << " " << at << " " << unsigned(kind);
+      }
+    }
+  }
+}
+
 TEST(WriteJsonString, RandomMixes) {
   std::mt19937 rng(12345);
   for (int round = 0; round < 20000; round++) {
