@@ -103,7 +103,8 @@ inline bool vector_in_page([[maybe_unused]] const uint8_t *p) {
  * written over later or lie past the result), up to the next escape; byte by byte where the
  * vector would cross a page.
  */
-template <bool escape_del> [[gnu::always_inline]] inline uint8_t *tail(const uint8_t *s, size_t i, size_t n, uint8_t *d) {
+template <bool escape_del>
+[[gnu::always_inline]] inline uint8_t *tail(const uint8_t *s, size_t i, size_t n, uint8_t *d) {
   while (i < n) {
     if (!vector_in_page(s + i)) {
       d = bytewise<escape_del>(s + i++, 1, d);

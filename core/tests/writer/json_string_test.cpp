@@ -200,17 +200,24 @@ TEST(WriteJsonStringUtf8, EveryLengthAndEveryPlaceOfAnEscape) {
   }
 }
 
+/** Text shorter than `max_length` bytes: printable ASCII and bytes of each kind the writers tell
+ *  apart, in a mix that varies from call to call (mostly plain, mostly special, or between). */
+std::string random_mix(std::mt19937 &rng, size_t max_length) {
+  static const char bytes[] = {'a', 'Z', ' ', '/', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\0', '\x01', '\x1f',
+                               '\x7f', '\x80', '\xbf', '\xc3', '\xe4', '\xf0', '\xff'};
+  const size_t n = rng() % max_length;
+  const unsigned plain_odds = rng() % 8;
+  std::string s;
+  for (size_t i = 0; i < n; i++) {
+    s += rng() % 8 < plain_odds ? char(0x20 + rng() % 0x5F) : bytes[rng() % sizeof bytes];
+  }
+  return s;
+}
+
 TEST(WriteJsonStringUtf8, RandomMixes) {
   std::mt19937 rng(54321);
-  const char bytes[] = {'a', 'Z', ' ', '/', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\0', '\x01', '\x1f', '\x7f',
-                        '\x80', '\xbf', '\xc3', '\xe4', '\xf0', '\xff'};
   for (int round = 0; round < 20000; round++) {
-    const size_t n = rng() % 70;
-    const unsigned plain_odds = rng() % 4;
-    std::string s;
-    for (size_t i = 0; i < n; i++) {
-      s += rng() % 4 < plain_odds ? char(0x20 + rng() % 0x5F) : bytes[rng() % sizeof bytes];
-    }
+    const std::string s = random_mix(rng, 70);
     ASSERT_EQ(written_utf8(s), reference_utf8(s)) << "round " << round;
   }
 }
@@ -250,16 +257,9 @@ TEST(WriteJsonEscapedUtf8, EveryLengthAndEveryPlaceOfAnEscape) {
 }
 
 TEST(WriteJsonEscapedUtf8, RandomMixes) {
-  const char bytes[] = {'a', 'Z', ' ', '/', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\0', '\x01', '\x1f', '\x7f',
-                        '\x80', '\xbf', '\xc3', '\xe4', '\xf0', '\xff'};
   std::mt19937 rng(777);
   for (int round = 0; round < 20000; round++) {
-    const size_t n = rng() % 300;
-    const unsigned plain_odds = rng() % 8;
-    std::string s;
-    for (size_t i = 0; i < n; i++) {
-      s += rng() % 8 < plain_odds ? char(0x20 + rng() % 0x5F) : bytes[rng() % sizeof bytes];
-    }
+    const std::string s = random_mix(rng, 300);
     const bool del = rng() % 2 == 0;
     ASSERT_EQ(escaped_by(s, del), reference_utf8(s, del)) << "round " << round;
   }
@@ -283,8 +283,8 @@ TEST(WriteJsonEscapedUtf8, TextEndingAtAnUnreadablePage) {
       std::vector<uint8_t> out(simdbridge::json_string_capacity_utf8(n));
       const size_t written = simdbridge::write_json_escaped_utf8(text, n, out.data(), false);
       const std::string expected = reference_utf8(s);
-      EXPECT_EQ(std::string(out.begin(), out.begin() + std::ptrdiff_t(written)), expected.substr(1, expected.size() - 2))
-          << n;
+      const std::string got(out.begin(), out.begin() + std::ptrdiff_t(written));
+      EXPECT_EQ(got, expected.substr(1, expected.size() - 2)) << n;
     }
   }
   munmap(map, 2 * page);
