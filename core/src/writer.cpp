@@ -39,6 +39,16 @@ struct ascii_table {
 };
 constexpr ascii_table ascii{};
 
+inline size_t put_unicode_escape(uint8_t *out, uint32_t c) noexcept {
+  out[0] = '\\';
+  out[1] = 'u';
+  out[2] = uint8_t(hex_digits[(c >> 12) & 0xF]);
+  out[3] = uint8_t(hex_digits[(c >> 8) & 0xF]);
+  out[4] = uint8_t(hex_digits[(c >> 4) & 0xF]);
+  out[5] = uint8_t(hex_digits[c & 0xF]);
+  return 6;
+}
+
 /** Whether byte c is escaped. */
 template <bool escape_del> inline bool needs_escape(uint8_t c) {
   return c < 0x20 || c == '"' || c == '\\' || (escape_del && c == 0x7F);
@@ -46,10 +56,7 @@ template <bool escape_del> inline bool needs_escape(uint8_t c) {
 
 /** A byte that needs_escape, escaped at d (room for 8 bytes); returns the end. */
 template <bool escape_del> inline uint8_t *escaped(uint8_t *d, uint8_t c) {
-  if (escape_del && c == 0x7F) {
-    std::memcpy(d, "\\u007f", 6);
-    return d + 6;
-  }
+  if (escape_del && c == 0x7F) { return d + put_unicode_escape(d, c); }
   std::memcpy(d, &ascii.word[c], 8);
   return d + ascii.length[c];
 }
@@ -175,16 +182,6 @@ template <bool escape_del> [[gnu::always_inline]] inline size_t escaped_utf8(con
 #else
   return size_t(bytewise<escape_del>(s, n, out) - out);
 #endif
-}
-
-inline size_t put_unicode_escape(uint8_t *out, uint32_t c) noexcept {
-  out[0] = '\\';
-  out[1] = 'u';
-  out[2] = uint8_t(hex_digits[(c >> 12) & 0xF]);
-  out[3] = uint8_t(hex_digits[(c >> 8) & 0xF]);
-  out[4] = uint8_t(hex_digits[(c >> 4) & 0xF]);
-  out[5] = uint8_t(hex_digits[c & 0xF]);
-  return 6;
 }
 
 /** One code unit (two for a surrogate pair) at text[i]; i moves past what was read. */

@@ -58,6 +58,11 @@ constexpr size_t most_backslashes = size_t(1) << 16;
  */
 bool list_backslashes(const uint8_t *p, size_t n, std::vector<uint32_t> &out) {
   out.clear();
+  const auto too_many = [&] {
+    if (out.size() <= most_backslashes) { return false; }
+    out.clear();
+    return true;
+  };
   size_t i = 0;
 #if defined(__SSE2__)
   const __m128i slash = _mm_set1_epi8('\\');
@@ -69,19 +74,13 @@ bool list_backslashes(const uint8_t *p, size_t n, std::vector<uint32_t> &out) {
     uint64_t bits = uint64_t(uint32_t(_mm_movemask_epi8(a))) | uint64_t(uint32_t(_mm_movemask_epi8(b))) << 16 |
                     uint64_t(uint32_t(_mm_movemask_epi8(c))) << 32 | uint64_t(uint32_t(_mm_movemask_epi8(d))) << 48;
     for (; bits != 0; bits &= bits - 1) { out.push_back(uint32_t(i + size_t(__builtin_ctzll(bits)))); }
-    if (out.size() > most_backslashes) {
-      out.clear();
-      return false;
-    }
+    if (too_many()) { return false; } // checked as it grows: the list stays bounded
   }
 #endif
   for (; i < n; i++) {
     if (p[i] == '\\') { out.push_back(uint32_t(i)); }
   }
-  if (out.size() > most_backslashes) {
-    out.clear();
-    return false;
-  }
+  if (too_many()) { return false; }
   out.push_back(UINT32_MAX);
   return true;
 }
