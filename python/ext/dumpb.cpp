@@ -372,25 +372,33 @@ private:
     const int inner = enter(depth);
     out_.append('[');
     if (!tuple && !indent_) {
-      // A list without indent, the usual case, read from its items array: each float's and each
-      // int's text with its comma in one reservation (lists of numbers are where the per-item
-      // steps show).
+      // A list without indent, the usual case, read from its items array: each finite float, int
+      // of 64 bits and compact ASCII str with its comma after one reservation, through a cursor
+      // (lists of numbers and of short strings are where the per-item steps show).
       const bool strict = (opts_ & opt_strict_integer) != 0;
+      cursor c(out_);
       for (Py_ssize_t i = 0; i < PyList_GET_SIZE(seq); i++) { // a default may shorten it
         PyObject *item = PyList_GET_ITEM(seq, i);
         if (Py_TYPE(item) == &PyFloat_Type && std::isfinite(PyFloat_AS_DOUBLE(item))) {
-          out_.reserve(49);
-          if (i > 0) { out_.put(','); }
-          out_.advance(write_double(PyFloat_AS_DOUBLE(item), out_.tail(), -4, false));
+          c.reserve(49);
+          if (i > 0) { c.put(','); }
+          c.t += write_double(PyFloat_AS_DOUBLE(item), c.t, -4, false);
           continue;
         }
         int64_t v;
         if (Py_TYPE(item) == &PyLong_Type && !strict && small_int(item, v)) {
-          out_.reserve(26);
-          if (i > 0) { out_.put(','); }
-          put_int64(out_, v);
+          c.reserve(26);
+          if (i > 0) { c.put(','); }
+          c.t = int64_into(c.t, v);
           continue;
         }
+        if (is_compact_ascii(item)) {
+          c.reserve(1 + json_string_capacity_utf8(size_t(PyUnicode_GET_LENGTH(item))));
+          if (i > 0) { c.put(','); }
+          c.t = strings_.compact_ascii_into(c.t, item);
+          continue;
+        }
+        c.close();
         if (i > 0) { out_.append(','); }
         // Lists of dicts (records) and of lists (coordinates) straight to their writer, past
         // leaf()'s and composite()'s tests.
@@ -406,7 +414,9 @@ private:
             composite(item, inner, defaults);
           }
         }
+        c.open();
       }
+      c.close();
       out_.append(']');
       return;
     }

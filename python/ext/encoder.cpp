@@ -181,21 +181,44 @@ private:
     enter(seq);
     out_.append('[');
     try {
+      // Without an indent, and with an item separator of a word at most (", " and "," are), a
+      // finite float, an int of 64 bits or a compact ASCII str is written with its separator
+      // after one reservation, through a cursor (as dumpb writes a list's): lists of numbers
+      // and of short strings are where the per-item steps show.
+      const bool inline_items = !o_.indented && separator_length_ != 0;
+      cursor c(out_);
       // The size read again at each step, as json does: a `default` may shorten the list.
       for (Py_ssize_t i = 0; i < size(); i++) {
         PyObject *item = tuple ? PyTuple_GET_ITEM(items, i) : PyList_GET_ITEM(items, i);
-        if (!o_.indented && Py_TYPE(item) == &PyFloat_Type && std::isfinite(PyFloat_AS_DOUBLE(item))) {
-          // A finite float (lists of numbers are where the per-item steps show): its separator
-          // and its text after one reservation, as dumpb writes a list's floats.
-          out_.reserve(sizeof separator_word_ + 48);
-          if (i > 0) { put_item_separator(); }
-          out_.advance(write_double(PyFloat_AS_DOUBLE(item), out_.tail(), -3, true));
-          continue;
+        if (inline_items) {
+          const auto separated = [&](size_t n) __attribute__((always_inline)) {
+            c.reserve(sizeof separator_word_ + n);
+            if (i > 0) { c.t = short_separator_into(c.t); }
+          };
+          int64_t v;
+          if (Py_TYPE(item) == &PyFloat_Type && std::isfinite(PyFloat_AS_DOUBLE(item))) {
+            separated(48);
+            c.t += write_double(PyFloat_AS_DOUBLE(item), c.t, -3, true);
+            continue;
+          }
+          if (Py_TYPE(item) == &PyLong_Type && small_int(item, v)) {
+            separated(25);
+            c.t = int64_into(c.t, v);
+            continue;
+          }
+          if (is_compact_ascii(item)) {
+            separated(json_string_capacity_utf8(size_t(PyUnicode_GET_LENGTH(item))));
+            c.t = strings_.compact_ascii_into(c.t, item);
+            continue;
+          }
         }
+        c.close();
         if (i > 0) { out_.append(o_.item_separator); }
         if (o_.indented) { newline(level + 1); }
         if (!leaf(item)) { encode_other(item, level + 1); }
+        c.open();
       }
+      c.close();
     } catch (...) {
       leave(seq);
       throw;
@@ -317,15 +340,11 @@ private:
     out_.append('}');
   }
 
-  /** The item separator, after a reservation of at least 8 bytes: one 8-byte store where it
-   *  is that short (", " and "," are), the bytes past it written over next. */
-  void put_item_separator() {
-    if (separator_length_ != 0) {
-      std::memcpy(out_.tail(), separator_word_, sizeof separator_word_);
-      out_.advance(separator_length_);
-    } else {
-      out_.append(o_.item_separator);
-    }
+  /** The item separator, where it is a word at most, at t where 8 bytes are free: one 8-byte
+   *  store, the bytes past it written over next. Its end. */
+  char *short_separator_into(char *t) const {
+    std::memcpy(t, separator_word_, sizeof separator_word_);
+    return t + separator_length_;
   }
 
   const options &o_;

@@ -143,6 +143,10 @@ public:
   /** Where the next byte goes, for a writer that writes in place (reserve() first), then advance(). */
   char *tail() { return data_ + size_; }
   void advance(size_t n) { size_ += n; }
+  /** Where the bytes written end, from a writer that wrote in place (reserve() first). */
+  void set_tail(char *end) { size_ = size_t(end - data_); }
+  /** One past the room reserve() made. */
+  char *limit() { return data_ + capacity_; }
   /** Checked. */
   void append(const char *p, size_t n) {
     reserve(n);
@@ -163,6 +167,42 @@ private:
   PyObject *bytes_ = nullptr; // the storage where in_bytes_, until taken
   bool in_bytes_ = false;
   char *data_ = nullptr;
+};
+
+/**
+ * The output's end and the end of its room, held in locals while a loop writes values inline
+ * (the items of dumpb's and dumps's lists). To the compiler a byte stored through a char pointer
+ * may change anything, the output's own size among it, so that value after value written
+ * through the output stored its size and loaded it back (a store-to-load round trip of several
+ * cycles on the path from one value to the next); a cursor's fields stay in registers. While a
+ * cursor is open nothing else writes to its output: close() hands the end back, open() takes
+ * it again.
+ */
+class cursor {
+public:
+  explicit cursor(output &out) : out_(out) { open(); }
+
+  void open() {
+    t = out_.tail();
+    limit_ = out_.limit();
+  }
+  void close() { out_.set_tail(t); }
+
+  /** Room for n bytes at t. */
+  void reserve(size_t n) {
+    if (size_t(limit_ - t) >= n) { return; }
+    close();
+    out_.reserve(n);
+    open();
+  }
+  /** Unchecked: after reserve(). */
+  void put(char c) { *t++ = c; }
+
+  char *t = nullptr; // where the next byte goes
+
+private:
+  output &out_;
+  char *limit_ = nullptr;
 };
 
 /** The digit pairs "00" to "99", for the integer writers below. */
@@ -327,8 +367,18 @@ public:
    */
   [[gnu::always_inline]] inline void write_ascii(output &out, const char *chars, size_t n) const {
     out.reserve(json_string_capacity_utf8(n)); // room for a short string's vector as well
+    out.set_tail(ascii_into(out.tail(), chars, n));
+  }
+
+  /** A compact ASCII str's (is_compact_ascii) string at d, as ascii_into writes it; its end. */
+  [[gnu::always_inline]] inline char *compact_ascii_into(char *d, PyObject *s) const {
+    return ascii_into(d, reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(s) + 1),
+                      size_t(PyUnicode_GET_LENGTH(s)));
+  }
+
+  /** write_ascii's string at d, where json_string_capacity_utf8(n) bytes are free; its end. */
+  [[gnu::always_inline]] inline char *ascii_into(char *d, const char *chars, size_t n) const {
     const bool ascii_only = ensure_ascii_; // in a register: the stores below may alias the member
-    char *d = out.tail();
 #if defined(__SSE2__) && !defined(__SANITIZE_ADDRESS__)
     // Without a branch on its length: one 16-byte load, which reads past the string but not
     // past its page (never a fault; the sanitizers' build, which would report it, takes the
@@ -340,8 +390,7 @@ public:
         d[0] = '"';
         _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 1), v);
         d[n + 1] = '"';
-        out.advance(n + 2);
-        return;
+        return d + n + 2;
       }
     }
 #endif
@@ -357,8 +406,7 @@ public:
         _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 1), first);
         _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 1 + n - 16), last);
         d[n + 1] = '"';
-        out.advance(n + 2);
-        return;
+        return d + n + 2;
       }
     } else if (n > 32) {
       // Longer: 16 bytes at a time, each stored as it is checked, then the last 16 (which
@@ -375,8 +423,7 @@ public:
           d[0] = '"';
           _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 1 + n - 16), last);
           d[n + 1] = '"';
-          out.advance(n + 2);
-          return;
+          return d + n + 2;
         }
       }
     }
@@ -385,7 +432,7 @@ public:
     const size_t end = 1 + from + write_json_escaped_utf8(reinterpret_cast<const uint8_t *>(chars) + from, n - from,
                                                           reinterpret_cast<uint8_t *>(d + 1 + from), ascii_only);
     d[end] = '"';
-    out.advance(end + 1);
+    return d + end + 1;
   }
 
 private:
@@ -454,6 +501,9 @@ private:
 
   bool ensure_ascii_;
 };
+
+/** An exact str of ASCII, whose characters follow its header. */
+inline bool is_compact_ascii(PyObject *s) { return Py_TYPE(s) == &PyUnicode_Type && PyUnicode_IS_COMPACT_ASCII(s); }
 
 } // namespace simdbridge::python
 

@@ -77,6 +77,28 @@ def writer_edge_strings():
     return out
 
 
+def list_items(str_subclass):
+    """Lists whose items the writers take inline (finite floats, ints of 64 bits, compact ASCII
+    strs, some with escapes: text_output.h's cursor), in runs that grow the output several times,
+    mixed with items that leave that path (strs past ASCII, a str subclass, ints past int64, NaN,
+    None, nested lists) and back."""
+    words = [("w%d" % i) * (i % 7) for i in range(3000)]
+    mixed = []
+    for i, w in enumerate(words):
+        mixed.append(w)
+        if i % 3 == 0:
+            mixed.append(i * 7919 - 10 ** 6)
+        if i % 5 == 0:
+            mixed.append(i / 7)
+        if i % 101 == 0:
+            mixed += ["\u00e9" + w, 2 ** 63 + i, float("nan"), None]
+        if i % 103 == 0:
+            mixed.append('q"\\\x00\x7f' + w)
+        if i % 107 == 0:
+            mixed += [str_subclass(w), [w, i]]
+    return [words, mixed, [1] + words, words + [None], [[w] for w in words[:50]], ("a", 1, 2.5), ["a"]]
+
+
 def writer_edge_ints():
     """Ints at the edges of CPython's 30-bit digits, of the digit counts, and of 64 bits."""
     out = []

@@ -454,6 +454,13 @@ def test_writer_edges():
     check({x: x for x in floats}, option=orjson.OPT_NON_STR_KEYS)
 
 
+def test_list_items():
+    from conftest import list_items
+    for value in list_items(Str):
+        check(value)
+        check(value, option=orjson.OPT_PASSTHROUGH_SUBCLASS, default=str)
+
+
 def test_sorted_and_non_str_keys_report_the_first_bad_key_as_orjson():
     # With OPT_SORT_KEYS or OPT_NON_STR_KEYS, keys are read (type, then UTF-8) one after the
     # other before any value: the first bad key is the error, whatever comes after it.

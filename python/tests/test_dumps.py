@@ -266,6 +266,10 @@ class _Int(int):
     pass
 
 
+class _Str(str):
+    pass
+
+
 @pytest.mark.parametrize("ensure_ascii", [True, False])
 def test_writer_edges(ensure_ascii):
     from conftest import writer_edge_floats, writer_edge_ints, writer_edge_strings
@@ -274,6 +278,14 @@ def test_writer_edges(ensure_ascii):
     for obj in (strings, {s: len(s) for s in strings}, ints, [_Int(v) for v in ints], {v: v for v in ints},
                 writer_edge_floats(), {x: x for x in writer_edge_floats()}):
         assert simdbridge.dumps(obj, ensure_ascii=ensure_ascii) == json.dumps(obj, ensure_ascii=ensure_ascii)
+
+
+@pytest.mark.parametrize("ensure_ascii", [True, False])
+def test_list_items(ensure_ascii):
+    from conftest import list_items
+    for value in list_items(_Str):
+        for separators in (None, (",", ":"), (" ,  ,  , ", ":")):  # the last longer than a word
+            check(value, ensure_ascii=ensure_ascii, separators=separators)
 
 
 @pytest.mark.parametrize("ensure_ascii", [True, False])
