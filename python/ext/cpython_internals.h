@@ -88,20 +88,42 @@ struct dict_keys_header { // struct _dictkeysobject without its trailing arrays
   Py_ssize_t dk_usable;
   Py_ssize_t dk_nentries;
 };
-constexpr uint8_t dict_keys_unicode = 1;
+constexpr uint8_t dict_keys_general = 0, dict_keys_unicode = 1;
 struct dict_entry { // PyDictUnicodeEntry
   PyObject *key;
   PyObject *value;
 };
 
+/**
+ * A combined dict's entries in insertion order, with no deleted one: of str keys only (a key and
+ * a value each), or of keys of any type (a hash first). CPython makes the second kind for str
+ * keys too where a dict is sized before its keys are known (_PyDict_NewPresized: orjson.loads
+ * makes its objects of more than eight keys so). False for any other dict.
+ */
+struct dict_items {
+  PyObject **first = nullptr; // the first entry's key, its value next to it
+  size_t stride = 0;          // pointers from one entry's key to the next's
+  explicit operator bool() const noexcept { return first != nullptr; }
+  /** The i-th entry's key, its value at [1]. */
+  PyObject **at(Py_ssize_t i) const noexcept { return first + size_t(i) * stride; }
+};
+
+inline dict_items combined_items(PyObject *dict) noexcept {
+  auto *d = reinterpret_cast<PyDictObject *>(dict);
+  if (d->ma_values != nullptr) { return {}; }
+  auto *keys = reinterpret_cast<dict_keys_header *>(d->ma_keys);
+  if (keys->dk_nentries != d->ma_used) { return {}; }
+  char *indices = reinterpret_cast<char *>(keys) + sizeof(dict_keys_header);
+  auto *entries = reinterpret_cast<PyObject **>(indices + (size_t(1) << keys->dk_log2_index_bytes));
+  if (keys->dk_kind == dict_keys_unicode) { return {entries, 2}; }
+  if (keys->dk_kind == dict_keys_general) { return {entries + 1, 3}; } // PyDictKeyEntry: hash, key, value
+  return {};
+}
+
 /** The entries of a combined dict of str keys, in insertion order (null for any other dict). */
 inline dict_entry *unicode_entries(PyObject *dict) noexcept {
-  auto *d = reinterpret_cast<PyDictObject *>(dict);
-  if (d->ma_values != nullptr) { return nullptr; }
-  auto *keys = reinterpret_cast<dict_keys_header *>(d->ma_keys);
-  if (keys->dk_kind != dict_keys_unicode || keys->dk_nentries != d->ma_used) { return nullptr; }
-  char *indices = reinterpret_cast<char *>(keys) + sizeof(dict_keys_header);
-  return reinterpret_cast<dict_entry *>(indices + (size_t(1) << keys->dk_log2_index_bytes));
+  const dict_items items = combined_items(dict);
+  return items.stride == 2 ? reinterpret_cast<dict_entry *>(items.first) : nullptr;
 }
 #endif
 

@@ -481,6 +481,48 @@ private:
     out_.append(": ", 2);
   }
 
+  /**
+   * A member of a dict (its key a str, written before anything can run Python code: it is not
+   * held), after a comma unless first. True where Python code ran for the value (a default),
+   * which may have changed the dict.
+   */
+  [[gnu::always_inline]] inline bool str_member(PyObject *k, PyObject *v, bool &first, int inner, int defaults) {
+    member_key(k, first, inner);
+    first = false;
+    if (leaf(v)) { return false; }
+    Py_INCREF(v);
+    owned hold_item(v);
+    composite(v, inner, defaults);
+    return true;
+  }
+
+#if SIMDBRIDGE_DICT_ENTRIES
+  /**
+   * dict()'s members, of a combined dict other than a str-keyed one (a table for keys of any
+   * type: combined_items), read from its entries as dict() reads those of a str-keyed table.
+   * -1 where read to its end; else where PyDict_Next goes on (the dict is of another kind, or
+   * became one for a default), the members before it written. Out of line, and its state not
+   * shared with dict(): inline, or with dict()'s position passed by reference (which keeps it
+   * in memory), it made dict() slower on str-keyed tables.
+   */
+  [[gnu::noinline]] Py_ssize_t other_entries(PyObject *d, int inner, int defaults) {
+    dict_items items = combined_items(d);
+    Py_ssize_t pos = 0;
+    bool first = true;
+    if (!items) { return pos; }
+    for (PyObject **entry = items.first; pos < PyDict_GET_SIZE(d); entry += items.stride) {
+      PyObject *key = entry[0];
+      pos++;
+      if (Py_TYPE(key) != &PyUnicode_Type) { fail("Dict key must be str"); }
+      if (str_member(key, entry[1], first, inner, defaults)) {
+        if (!(items = combined_items(d))) { return pos; }
+        entry = items.at(pos) - items.stride;
+      }
+    }
+    return -1;
+  }
+#endif
+
   void dict(PyObject *d, int depth, int defaults) {
     if (PyDict_GET_SIZE(d) == 0) {
       out_.append("{}", 2);
@@ -492,21 +534,13 @@ private:
       Py_ssize_t pos = 0;
       PyObject *key, *item;
       bool first = true;
-      // The key, a str, is written before anything can run Python code: it is not held. True
-      // where Python code ran for the value (a default), which may have changed the dict.
       const auto member = [&](PyObject *k, PyObject *v) __attribute__((always_inline)) {
-        member_key(k, first, inner);
-        first = false;
-        if (leaf(v)) { return false; }
-        Py_INCREF(v);
-        owned hold_item(v);
-        composite(v, inner, defaults);
-        return true;
+        return str_member(k, v, first, inner, defaults);
       };
       bool read_whole = false;
 #if SIMDBRIDGE_DICT_ENTRIES
-      // A dict of str keys with no deleted entry, read from its entries (PyDict_Next is a call
-      // and a check per item). Python code run for a value (a default) may change the dict: its
+      // A combined dict with no deleted entry, read from its entries (PyDict_Next is a call and
+      // a check per item). Python code run for a value (a default) may change the dict: its
       // entries are found again after each value that is not a leaf, and where the dict is no
       // longer of that kind, PyDict_Next goes on from the same position, as it would have.
       // Read to its end, it needs no PyDict_Next (a call that only finds the end).
@@ -518,6 +552,10 @@ private:
           if (member(key, item) && (e = unicode_entries(d)) == nullptr) { break; }
         }
         read_whole = e != nullptr;
+      } else {
+        pos = other_entries(d, inner, defaults);
+        read_whole = pos < 0;
+        first = pos == 0;
       }
 #endif
       while (!read_whole && PyDict_Next(d, &pos, &key, &item)) {

@@ -281,34 +281,50 @@ private:
         PyObject *key, *value;
         bool read_whole = false;
 #if SIMDBRIDGE_DICT_ENTRIES
-        // A dict of str keys with no deleted entry, read from its entries (as dumpb does): the
-        // key is written before any Python code runs; a value that is not a leaf is held while
-        // written (a `default` may change the dict), and the entries are found again after it,
-        // or PyDict_Next goes on from the same position. Read to its end, it needs no
-        // PyDict_Next (a call that only finds the end).
+        // A combined dict with no deleted entry, read from its entries while their keys are strs
+        // (as dumpb does; PyDict_Next goes on at any other key): the key is written before any
+        // Python code runs; a value that is not a leaf is held while written (a `default` may
+        // change the dict), and the entries are found again after it, or PyDict_Next goes on
+        // from the same position. Read to its end, it needs no PyDict_Next (a call that only
+        // finds the end).
+        // A member from its entry, a str key's; true where Python code ran for its value.
+        const auto str_member = [&](PyObject *k, PyObject *v) __attribute__((always_inline)) {
+          if (!first) { out_.append(o_.item_separator); }
+          if (o_.indented) { newline(level + 1); }
+          first = false;
+          if (PyUnicode_IS_COMPACT_ASCII(k)) {
+            strings_.write_ascii(out_, reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(k) + 1),
+                                 size_t(PyUnicode_GET_LENGTH(k)));
+          } else {
+            encode_string(k);
+          }
+          out_.append(o_.key_separator);
+          if (leaf(v)) { return false; }
+          Py_INCREF(v);
+          owned hold_value(v);
+          encode_other(v, level + 1);
+          return true;
+        };
         if (const dict_entry *e = unicode_entries(dict)) {
           while (pos < PyDict_GET_SIZE(dict)) {
             key = e[pos].key;
             value = e[pos].value;
             pos++;
-            if (!first) { out_.append(o_.item_separator); }
-            if (o_.indented) { newline(level + 1); }
-            first = false;
-            if (PyUnicode_IS_COMPACT_ASCII(key)) {
-              strings_.write_ascii(out_, reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(key) + 1),
-                                   size_t(PyUnicode_GET_LENGTH(key)));
-            } else {
-              encode_string(key);
-            }
-            out_.append(o_.key_separator);
-            if (!leaf(value)) {
-              Py_INCREF(value);
-              owned hold_value(value);
-              encode_other(value, level + 1);
-              if ((e = unicode_entries(dict)) == nullptr) { break; }
-            }
+            if (str_member(key, value) && (e = unicode_entries(dict)) == nullptr) { break; }
           }
           read_whole = e != nullptr;
+        } else if (dict_items items = combined_items(dict)) {
+          for (PyObject **entry = items.first; pos < PyDict_GET_SIZE(dict); entry += items.stride) {
+            key = entry[0];
+            value = entry[1];
+            if (Py_TYPE(key) != &PyUnicode_Type) { break; } // PyDict_Next goes on from it
+            pos++;
+            if (str_member(key, value)) {
+              if (!(items = combined_items(dict))) { break; }
+              entry = items.at(pos) - items.stride;
+            }
+          }
+          read_whole = items && pos == PyDict_GET_SIZE(dict);
         }
 #endif
         while (!read_whole && PyDict_Next(dict, &pos, &key, &value)) {

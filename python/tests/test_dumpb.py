@@ -461,6 +461,34 @@ def test_list_items():
         check(value, option=orjson.OPT_PASSTHROUGH_SUBCLASS, default=str)
 
 
+def test_dicts_with_a_table_for_any_keys():
+    # orjson.loads makes objects of more than eight keys with CPython's table for keys of any
+    # type (sized before the keys are known): written from their entries as str-keyed tables are.
+    value = {"k%d" % i: [i, "v" * i, {"n": i, "f": i / 3}] for i in range(40)}
+    presized = orjson.loads(orjson.dumps(value))
+    check(presized)
+    check([presized, value, {"a": 1, 2: 3}])
+    check({"k%d" % i: i for i in range(12)} | {2: 3}, option=orjson.OPT_NON_STR_KEYS)
+
+    # A default that changes the dict while it is written: what follows is the dict as it is then.
+    def written(change):
+        d = orjson.loads(orjson.dumps({"k%d" % i: i for i in range(12)}))
+        d["k3"] = 1j
+        try:
+            return simdbridge.dumpb(d, default=lambda o: change(d))
+        except TypeError as e:
+            return str(e)
+
+    first = b'{"k0":0,"k1":1,"k2":2,'
+    assert written(lambda d: (d.clear(), "cleared")[1]) == first + b'"k3":"cleared"}'
+    assert written(lambda d: (d.update({"x%d" % j: j for j in range(100)}), "grown")[1]) == (
+        first + b'"k3":"grown",' + b",".join(b'"k%d":%d' % (i, i) for i in range(4, 12)) + b","
+        + b",".join(b'"x%d":%d' % (j, j) for j in range(100)) + b"}")
+    assert written(lambda d: (d.pop("k0"), d.pop("k11"), "deleted")[2]) == (
+        first + b'"k3":"deleted",' + b",".join(b'"k%d":%d' % (i, i) for i in range(4, 11)) + b"}")
+    assert written(lambda d: (d.update({7: 7}), "int key")[1]) == "Dict key must be str"
+
+
 def test_sorted_and_non_str_keys_report_the_first_bad_key_as_orjson():
     # With OPT_SORT_KEYS or OPT_NON_STR_KEYS, keys are read (type, then UTF-8) one after the
     # other before any value: the first bad key is the error, whatever comes after it.

@@ -280,6 +280,31 @@ def test_writer_edges(ensure_ascii):
         assert simdbridge.dumps(obj, ensure_ascii=ensure_ascii) == json.dumps(obj, ensure_ascii=ensure_ascii)
 
 
+def test_dicts_with_a_table_for_any_keys():
+    # orjson.loads makes objects of more than eight keys with CPython's table for keys of any
+    # type (sized before the keys are known): written from their entries while the keys are strs.
+    import orjson
+    value = {"k%d" % i: [i, "v" * i, {"n": i, "f": i / 3}] for i in range(40)}
+    presized = orjson.loads(orjson.dumps(value))
+    mixed_keys = {"k%d" % i: i for i in range(12)} | {2: 3}
+    for obj in (presized, [presized, value], {"a": 1, 2: 3, "b": 4.5, None: 5}, mixed_keys):
+        check(obj)
+        check(obj, separators=(",", ":"))
+
+    # A default that changes the dict while it is written: what follows is the dict as it is then.
+    def written(change):
+        d = orjson.loads(orjson.dumps({"k%d" % i: i for i in range(12)}))
+        d["k3"] = 1j
+        return simdbridge.dumps(d, default=lambda o: change(d), separators=(",", ":"))
+
+    first = '{"k0":0,"k1":1,"k2":2,'
+    assert written(lambda d: (d.clear(), "cleared")[1]) == first + '"k3":"cleared"}'
+    assert written(lambda d: (d.pop("k0"), d.pop("k11"), "deleted")[2]) == (
+        first + '"k3":"deleted",' + ",".join('"k%d":%d' % (i, i) for i in range(4, 11)) + "}")
+    assert written(lambda d: (d.update({7: 7}), "int key")[1]) == (
+        first + '"k3":"int key",' + ",".join('"k%d":%d' % (i, i) for i in range(4, 12)) + ',"7":7}')
+
+
 @pytest.mark.parametrize("ensure_ascii", [True, False])
 def test_list_items(ensure_ascii):
     from conftest import list_items
