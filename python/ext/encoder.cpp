@@ -281,12 +281,6 @@ private:
         PyObject *key, *value;
         bool read_whole = false;
 #if SIMDBRIDGE_DICT_ENTRIES
-        // A combined dict with no deleted entry, read from its entries while their keys are strs
-        // (as dumpb does; PyDict_Next goes on at any other key): the key is written before any
-        // Python code runs; a value that is not a leaf is held while written (a `default` may
-        // change the dict), and the entries are found again after it, or PyDict_Next goes on
-        // from the same position. Read to its end, it needs no PyDict_Next (a call that only
-        // finds the end).
         // A member from its entry, a str key's; true where Python code ran for its value.
         const auto str_member = [&](PyObject *k, PyObject *v) __attribute__((always_inline)) {
           if (!first) { out_.append(o_.item_separator); }
@@ -305,6 +299,12 @@ private:
           encode_other(v, level + 1);
           return true;
         };
+        // A combined dict with no deleted entry, read from its entries while their keys are strs
+        // (as dumpb does; PyDict_Next goes on at any other key): the key is written before any
+        // Python code runs; a value that is not a leaf is held while written (a `default` may
+        // change the dict), and the entries are found again after it, or PyDict_Next goes on
+        // from the same position. Read to its end, it needs no PyDict_Next (a call that only
+        // finds the end).
         if (const dict_entry *e = unicode_entries(dict)) {
           while (pos < PyDict_GET_SIZE(dict)) {
             key = e[pos].key;
