@@ -284,8 +284,7 @@ private:
    *  the same strs again copies it; a lone surrogate has none. */
   [[gnu::always_inline]] inline void string(PyObject *s) {
     if (PyUnicode_IS_COMPACT_ASCII(s)) { // every exact str of ASCII: its characters follow its header
-      strings_.write_ascii(out_, reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(s) + 1),
-                           size_t(PyUnicode_GET_LENGTH(s)));
+      strings_.write_compact_ascii(out_, s);
       return;
     }
     string_slow(s);

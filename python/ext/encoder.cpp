@@ -107,8 +107,7 @@ private:
     PyTypeObject *type = Py_TYPE(obj);
     if (type == &PyUnicode_Type) {
       if (PyUnicode_IS_COMPACT_ASCII(obj)) {
-        strings_.write_ascii(out_, reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(obj) + 1),
-                             size_t(PyUnicode_GET_LENGTH(obj)));
+        strings_.write_compact_ascii(out_, obj);
       } else {
         encode_string(obj);
       }
@@ -287,8 +286,7 @@ private:
           if (o_.indented) { newline(level + 1); }
           first = false;
           if (PyUnicode_IS_COMPACT_ASCII(k)) {
-            strings_.write_ascii(out_, reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(k) + 1),
-                                 size_t(PyUnicode_GET_LENGTH(k)));
+            strings_.write_compact_ascii(out_, k);
           } else {
             encode_string(k);
           }

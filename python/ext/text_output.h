@@ -321,6 +321,14 @@ inline char *escaped_into(char *d, uint32_t c) {
   return d + 2;
 }
 
+/** An exact str of ASCII, whose characters follow its header. */
+inline bool is_compact_ascii(PyObject *s) { return Py_TYPE(s) == &PyUnicode_Type && PyUnicode_IS_COMPACT_ASCII(s); }
+
+/** The characters of a str for which PyUnicode_IS_COMPACT_ASCII holds: right after its header. */
+inline const char *compact_ascii_chars(PyObject *s) {
+  return reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(s) + 1);
+}
+
 /**
  * JSON strings from a str: escaped as json escapes them (controls, '"' and '\\'; with
  * ensure_ascii, DEL and every character past ASCII as \uXXXX), the rest as UTF-8.
@@ -370,10 +378,14 @@ public:
     out.set_tail(ascii_into(out.tail(), chars, n));
   }
 
+  /** write_ascii of a str for which PyUnicode_IS_COMPACT_ASCII holds. */
+  [[gnu::always_inline]] inline void write_compact_ascii(output &out, PyObject *s) const {
+    write_ascii(out, compact_ascii_chars(s), size_t(PyUnicode_GET_LENGTH(s)));
+  }
+
   /** A compact ASCII str's (is_compact_ascii) string at d, as ascii_into writes it; its end. */
   [[gnu::always_inline]] inline char *compact_ascii_into(char *d, PyObject *s) const {
-    return ascii_into(d, reinterpret_cast<const char *>(reinterpret_cast<PyASCIIObject *>(s) + 1),
-                      size_t(PyUnicode_GET_LENGTH(s)));
+    return ascii_into(d, compact_ascii_chars(s), size_t(PyUnicode_GET_LENGTH(s)));
   }
 
   /** write_ascii's string at d, where json_string_capacity_utf8(n) bytes are free; its end. */
@@ -501,9 +513,6 @@ private:
 
   bool ensure_ascii_;
 };
-
-/** An exact str of ASCII, whose characters follow its header. */
-inline bool is_compact_ascii(PyObject *s) { return Py_TYPE(s) == &PyUnicode_Type && PyUnicode_IS_COMPACT_ASCII(s); }
 
 } // namespace simdbridge::python
 
