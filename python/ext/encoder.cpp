@@ -312,15 +312,13 @@ private:
           }
           read_whole = e != nullptr;
         } else if (dict_items items = combined_items(dict)) {
-          for (PyObject **entry = items.first; pos < PyDict_GET_SIZE(dict); entry += items.stride) {
+          while (pos < PyDict_GET_SIZE(dict)) {
+            PyObject *const *entry = items.at(pos);
             key = entry[0];
             value = entry[1];
             if (Py_TYPE(key) != &PyUnicode_Type) { break; } // PyDict_Next goes on from it
             pos++;
-            if (str_member(key, value)) {
-              if (!(items = combined_items(dict))) { break; }
-              entry = items.at(pos) - items.stride;
-            }
+            if (str_member(key, value) && !(items = combined_items(dict))) { break; }
           }
           read_whole = items && pos == PyDict_GET_SIZE(dict);
         }
