@@ -88,7 +88,7 @@ record SourceOptions(List<String> paths, ArrowNdjson.BadRecords mode, String cor
         long openCost = bytes(spark.conf().get("spark.sql.files.openCostInBytes", "4m"));
         int minPartitions = Integer.parseInt(spark.conf().get("spark.sql.files.minPartitionNum",
                 String.valueOf(spark.sparkContext().defaultParallelism())));
-        long batch = bytes(options.getOrDefault("batchBytes", "2m"));
+        long batch = bytes(options.getOrDefault("batchBytes", "8m"));
         int threads = options.getInt("threads", 1);
         long maxLine = bytes(options.getOrDefault("maxLineBytes", "2g"));
         if (maxPartition < 1 || batch < 1 || threads < 1 || maxLine < 1 || maxLine > (1L << 31)) {

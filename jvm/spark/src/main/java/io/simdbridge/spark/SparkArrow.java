@@ -31,8 +31,8 @@ import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
 
 /**
- * Spark types as the Arrow types the core reads them into, each one that Spark's
- * ArrowColumnVector takes back without a copy (timestamps in microseconds, UTC).
+ * Spark types as the Arrow types the core reads them into, each one that BatchColumn (or Spark's
+ * ArrowColumnVector) gives back to Spark without a copy (timestamps in microseconds, UTC).
  */
 final class SparkArrow {
     private SparkArrow() {}

@@ -28,7 +28,6 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
@@ -39,12 +38,13 @@ import io.simdbridge.JsonException;
  * One task's read of a split: the lines that begin in it (the first one after the first line end
  * at or past its start, the last one the line holding its last byte), read batchBytes at a time
  * into native memory and from there into Arrow batches by the core, one native call a batch.
- * Spark sees the batches' vectors through ArrowColumnVector, without a copy.
+ * Spark reads the batches' vectors through BatchColumn, without a copy.
  */
 final class SplitReader implements PartitionReader<ColumnarBatch> {
     private static final int PADDING = 64; // readable bytes the core may look at past the input
 
     private final FileSplit split;
+    private final StructType schema;
     private final Configuration conf;
     private final ArrowNdjson.ReadOptions read;
     private final BufferAllocator allocator = new RootAllocator();
@@ -71,6 +71,7 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
 
     SplitReader(FileSplit split, StructType schema, SourceOptions options, Configuration conf) {
         this.split = split;
+        this.schema = schema;
         this.conf = conf;
         ArrowNdjson.ReadOptions r = ArrowNdjson.ReadOptions.DEFAULT.withSchema(SparkArrow.schema(schema))
                 .withBadRecords(options.mode()).withAnyValueAsString(true).withSparkTemporals(true)
@@ -90,12 +91,15 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
         // are counted and not parsed (every line is a row there, malformed or not).
         this.linesOnly = schema.fields().length == 0 && options.mode() == ArrowNdjson.BadRecords.KEEP;
         this.maxLine = options.maxLineBytes();
-        this.capacity = Math.min(options.batchBytes(), maxLine);
-        this.buf = arena.allocate(capacity + PADDING, 64);
         try {
             Path path = new Path(split.path());
             FileSystem fs = path.getFileSystem(conf);
             CompressionCodec codec = split.whole() ? new CompressionCodecFactory(conf).getCodec(path) : null;
+            // A split of plain text needs its own bytes and its last line's rest: a small file
+            // or split takes a buffer its size, not batchBytes (the buffer grows for a long line).
+            long wanted = codec == null ? split.length() + (1 << 16) : Long.MAX_VALUE;
+            capacity = Math.min(Math.min(options.batchBytes(), maxLine), wanted);
+            buf = arena.allocate(capacity + PADDING, 64);
             if (split.start() > 0) {
                 chunkStart = split.start() - 1; // (a line that begins at the start is this split's)
                 skipFirst = true;
@@ -132,7 +136,7 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
                     TransferPair move = vectors.get(i).getTransferPair(allocator);
                     move.transfer();
                     owned[i] = (FieldVector) move.getTo();
-                    columns[i] = new ArrowColumnVector(owned[i]);
+                    columns[i] = BatchColumn.of(schema.fields()[i].dataType(), owned[i]);
                 }
                 batch = new ColumnarBatch(columns, root.getRowCount());
                 return true;
