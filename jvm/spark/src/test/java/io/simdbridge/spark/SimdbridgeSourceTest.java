@@ -326,6 +326,45 @@ class SimdbridgeSourceTest {
     }
 
     @Test
+    void countIsSparksWithBlankLinesOfAnyLength() throws IOException {
+        // Blank lines of spaces, tabs and carriage returns of 0 to 40 bytes, and records padded
+        // with them, so that line ends and the first byte that is not blank fall anywhere in an
+        // eight-byte word; the last line with and without its line end.
+        Random g = new Random(11);
+        String blanks = " \t\r";
+        for (boolean lastEnds : List.of(true, false)) {
+            StringBuilder sb = new StringBuilder();
+            for (int line = 0; line < 3000; line++) {
+                if (line > 0) {
+                    sb.append(g.nextBoolean() ? "\n" : "\r\n");
+                }
+                int pad = g.nextInt(41);
+                for (int k = 0; k < pad; k++) {
+                    sb.append(blanks.charAt(g.nextInt(3)));
+                }
+                if (g.nextInt(3) > 0) {
+                    sb.append("{\"a\": ").append(line).append('}');
+                    for (int k = g.nextInt(12); k > 0; k--) {
+                        sb.append(blanks.charAt(g.nextInt(3)));
+                    }
+                }
+            }
+            if (lastEnds) {
+                sb.append('\n');
+            }
+            Path file = dir.resolve("blanks-" + lastEnds + ".ndjson");
+            Files.writeString(file, sb.toString());
+            StructType schema = new StructType().add("a", DataTypes.LongType);
+            long expected = spark(schema, Map.of(), file.toString()).count();
+            assertTrue(expected > 1500 && expected < 2500, String.valueOf(expected));
+            for (String[] c : new String[][] {{"1000000", "8m"}, {"997", "100"}, {"64", "9"}}) {
+                assertEquals(expected, ours(schema, Map.of("maxPartitionBytes", c[0], "batchBytes", c[1]),
+                        file.toString()).count(), c[0] + " " + c[1]);
+            }
+        }
+    }
+
+    @Test
     void emptyAndBlankFilesHaveNoRows() throws IOException {
         StructType schema = new StructType().add("a", DataTypes.LongType);
         Path empty = dir.resolve("empty.ndjson");
