@@ -254,10 +254,34 @@ public final class ArrowNdjson {
     private static ArrowReader read(BufferAllocator allocator, MemorySegment data, long length, long capacity,
                                     ReadOptions options) {
         try {
-            // The data as a segment: the linker holds its arena (a shared one too) for the call.
-            return importRead(allocator, options, (limits, schema, flags, corrupt, stream, error, arena) ->
-                    (int) FfmBridge.NDJSON_TO_ARROW.invokeExact(limits, data, length, capacity, schema,
-                            options.blockSize(), options.threads(), flags, corrupt, stream, error));
+            return importRead(allocator, options, inMemory(data, length, capacity, options));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // (bytes in memory are never a failed read)
+        }
+    }
+
+    /** The native read of bytes in memory. */
+    private static NativeRead inMemory(MemorySegment data, long length, long capacity, ReadOptions options) {
+        // The data as a segment: the linker holds its arena (a shared one too) for the call.
+        return (limits, schema, flags, corrupt, stream, error, arena) ->
+                (int) FfmBridge.NDJSON_TO_ARROW.invokeExact(limits, data, length, capacity, schema,
+                        options.blockSize(), options.threads(), flags, corrupt, stream, error);
+    }
+
+    /**
+     * The read of {@link #read(BufferAllocator, MemorySegment, ReadOptions)} left in the C Data
+     * Interface: its record batches in {@code stream}, which the caller allocates and releases
+     * ({@code stream.release()}), for a consumer that reads the arrays' buffers itself rather than
+     * through Arrow's Java vectors (the Spark source). The allocator serves the schema's export.
+     */
+    public static void readInto(BufferAllocator allocator, MemorySegment ndjson, ReadOptions options,
+                                ArrowArrayStream stream) {
+        Objects.requireNonNull(ndjson, "ndjson");
+        Objects.requireNonNull(stream, "stream");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment data = ndjson.isNative() ? ndjson : padded(arena, ndjson.toArray(JAVA_BYTE));
+            long length = ndjson.byteSize();
+            nativeRead(allocator, options, inMemory(data, length, data.byteSize(), options), stream);
         } catch (IOException e) {
             throw new UncheckedIOException(e); // (bytes in memory are never a failed read)
         }
@@ -275,9 +299,25 @@ public final class ArrowNdjson {
     /** Runs a native read into a new stream and imports it: the one crossing of every read. */
     private static ArrowReader importRead(BufferAllocator allocator, ReadOptions options, NativeRead read)
             throws IOException {
+        ArrowArrayStream stream = ArrowArrayStream.allocateNew(Objects.requireNonNull(allocator, "allocator"));
+        try {
+            nativeRead(allocator, options, read, stream);
+            ArrowReader reader = Data.importArrayStream(allocator, stream);
+            stream.close(); // (the struct only: its contents moved into the reader)
+            stream = null;
+            return reader;
+        } finally {
+            if (stream != null) {
+                stream.close();
+            }
+        }
+    }
+
+    /** Runs a native read into stream. */
+    private static void nativeRead(BufferAllocator allocator, ReadOptions options, NativeRead read,
+                                   ArrowArrayStream stream) throws IOException {
         Objects.requireNonNull(allocator, "allocator");
         Objects.requireNonNull(options, "options");
-        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
         ArrowSchema schema = null;
         try (Arena arena = Arena.ofConfined(); NativeParser limits = new NativeParser(options.limits())) {
             long schemaAddress = 0;
@@ -301,10 +341,6 @@ public final class ArrowNdjson {
                 throw new IOException(error.getString(16 + 256));
             }
             check(code, error);
-            ArrowReader reader = Data.importArrayStream(allocator, stream);
-            stream.close(); // (the struct only: its contents moved into the reader)
-            stream = null;
-            return reader;
         } catch (IOException | RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -313,9 +349,6 @@ public final class ArrowNdjson {
             if (schema != null) {
                 schema.release();
                 schema.close();
-            }
-            if (stream != null) {
-                stream.close();
             }
         }
     }

@@ -20,6 +20,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -149,6 +151,19 @@ class ArrowNdjsonTest {
                             shared.allocate(ndjson.length).copyFrom(MemorySegment.ofArray(ndjson)), o)) {
                         assertEquals(expected, rows(r));
                     }
+                    // The same batches left in the C Data Interface, from a native and a heap segment.
+                    try (Arena shared = Arena.ofShared()) {
+                        for (MemorySegment in : List.of(shared.allocate(ndjson.length).copyFrom(MemorySegment.ofArray(
+                                ndjson)), MemorySegment.ofArray(ndjson))) {
+                            ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
+                            ArrowNdjson.readInto(allocator, in, o, stream);
+                            try (ArrowReader r = Data.importArrayStream(allocator, stream)) {
+                                assertEquals(expected, rows(r), "readInto");
+                            } finally {
+                                stream.close();
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -182,6 +197,11 @@ class ArrowNdjsonTest {
             assertEquals("/i", e.path());
             assertEquals(13, e.offset());
             assertEquals("record 2, field /i: expected int64, found a string at byte 13", e.getMessage());
+            try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+                JsonException into = assertThrows(JsonException.class, () -> ArrowNdjson.readInto(allocator,
+                        MemorySegment.ofArray(bad), ArrowNdjson.ReadOptions.DEFAULT.withSchema(SCHEMA), stream));
+                assertEquals(e.getMessage(), into.getMessage());
+            }
             JsonException truncated = assertThrows(JsonException.class, () -> ArrowNdjson.read(allocator,
                     "{\"i\":1}\n{\"i\":".getBytes(StandardCharsets.UTF_8), ArrowNdjson.ReadOptions.DEFAULT));
             assertEquals(ErrorCode.UNEXPECTED_END, truncated.code());

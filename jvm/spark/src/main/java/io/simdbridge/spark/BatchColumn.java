@@ -1,102 +1,134 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.simdbridge.spark;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
 
 import java.lang.foreign.MemorySegment;
-import java.util.List;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.complex.ListVector;
-import org.apache.arrow.vector.complex.MapVector;
-import org.apache.arrow.vector.complex.StructVector;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.MapType;
+import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
-import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarArray;
 import org.apache.spark.sql.vectorized.ColumnarMap;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * A column of a batch as Spark reads it, over the Arrow vector's buffers as they are (no copy).
- * Spark's ArrowColumnVector reads each value through Arrow's ArrowBuf, which checks the buffer's
- * reference count and bounds on every access, and through a holder for strings; here each buffer
- * is a MemorySegment taken once per batch, so a value is one bounds-checked load. The types that
- * SparkArrow maps to fixed-width, string, struct, list and map vectors read here; the others
- * (decimal, null) through ArrowColumnVector. As there, closing a column closes its vector and the
- * vector's children (Spark closes a batch's top columns).
+ * A column of a batch as Spark reads it, over the buffers of an Arrow array of the C Data
+ * Interface as the core wrote them: no copy, and no Arrow Java vector made (Spark's
+ * ArrowColumnVector needs the batch imported into Java vectors, a cost per batch that grows with
+ * the schema's fields, and checks a buffer's reference count and bounds on every value). Each
+ * buffer is a MemorySegment of the size its array's length implies, taken once per batch, so a
+ * value is one bounds-checked load. The batch's top array owns the memory: its release (the
+ * reader's, when it moves on or closes) frees every column's buffers; a column's close() does
+ * nothing.
  */
 abstract sealed class BatchColumn extends ColumnVector {
-    private final FieldVector vector;
-    private final MemorySegment validity; // null where no value is null
+    // struct ArrowArray (the C Data Interface): its fields' offsets
+    private static final long LENGTH = 0;
+    private static final long NULL_COUNT = 8;
+    private static final long OFFSET = 16;
+    private static final long N_BUFFERS = 24;
+    private static final long N_CHILDREN = 32;
+    private static final long BUFFERS = 40;
+    private static final long CHILDREN = 48;
+    static final long ARRAY_SIZE = 80;
+
+    final int length;
     private final int nulls;
+    private final MemorySegment validity; // NULL where no value is null
+    private final MemorySegment buffers;  // the array's buffer pointers
+    private final MemorySegment children; // its children's struct pointers
 
-    private BatchColumn(DataType type, FieldVector vector) {
+    private BatchColumn(DataType type, MemorySegment array) {
         super(type);
-        this.vector = vector;
-        this.nulls = vector.getNullCount();
-        this.validity = nulls == 0 ? null : segment(vector.getValidityBuffer());
+        this.length = Math.toIntExact(array.get(JAVA_LONG, LENGTH));
+        this.nulls = Math.toIntExact(array.get(JAVA_LONG, NULL_COUNT));
+        if (array.get(JAVA_LONG, OFFSET) != 0 || nulls < 0) { // (what the core writes: no offset, a null count)
+            throw new IllegalStateException("simdbridge: an Arrow array with an offset or no null count");
+        }
+        long buffersCount = array.get(JAVA_LONG, N_BUFFERS);
+        this.buffers = pointer(array, BUFFERS, 8 * buffersCount);
+        this.children = pointer(array, CHILDREN, 8 * array.get(JAVA_LONG, N_CHILDREN));
+        this.validity = nulls == 0 || buffersCount == 0 ? MemorySegment.NULL : buffer(0, (length + 7L) / 8);
     }
 
-    /** The column over vector, read as Spark's type. */
-    static ColumnVector of(DataType type, FieldVector vector) {
-        if (type instanceof StringType && vector instanceof VarCharVector v) {
-            return new Strings(type, v);
-        }
-        if (type instanceof StructType struct && vector instanceof StructVector v) {
-            return new Struct(struct, v);
-        }
-        if (type instanceof MapType map && vector instanceof MapVector v) {
-            return new Map(map, v);
-        }
-        if (type instanceof ArrayType array && vector instanceof ListVector v) {
-            return new Array(array, v);
-        }
-        if (fixedWidth(type) && vector instanceof BaseFixedWidthVector v) {
-            return new Fixed(type, v);
-        }
-        return new ArrowColumnVector(vector);
+    /** The columns of a record batch, the C struct array at batch (ARRAY_SIZE bytes). */
+    static ColumnVector[] columns(StructType schema, MemorySegment batch) {
+        Struct top = new Struct(schema, batch);
+        return top.fields.clone();
     }
 
-    private static boolean fixedWidth(DataType t) {
-        return t instanceof BooleanType || t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType
-                || t instanceof LongType || t instanceof FloatType || t instanceof DoubleType || t instanceof DateType
-                || t instanceof TimestampType || t instanceof TimestampNTZType;
+    /** The column over the C array at array (ARRAY_SIZE bytes), read as Spark's type. */
+    static ColumnVector of(DataType type, MemorySegment array) {
+        if (type instanceof StringType) {
+            return new Strings(type, array);
+        } else if (type instanceof StructType struct) {
+            return new Struct(struct, array);
+        } else if (type instanceof MapType map) {
+            return new Map(map, array);
+        } else if (type instanceof ArrayType list) {
+            return new Array(list, array);
+        } else if (type instanceof DecimalType) {
+            return new Decimals(type, array);
+        } else if (type instanceof NullType) {
+            return new Nulls(type, array);
+        } else if (type instanceof BooleanType || type instanceof ByteType || type instanceof ShortType
+                || type instanceof IntegerType || type instanceof LongType || type instanceof FloatType
+                || type instanceof DoubleType || type instanceof DateType || type instanceof TimestampType
+                || type instanceof TimestampNTZType) {
+            return new Fixed(type, array);
+        }
+        throw new IllegalArgumentException("simdbridge: no column of type " + type.simpleString());
     }
 
-    private static MemorySegment segment(ArrowBuf buf) {
-        long size = buf.capacity();
-        return size == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(buf.memoryAddress()).reinterpret(size);
+    /** The bytes at the pointer at array + at (NULL where it is null). */
+    private static MemorySegment pointer(MemorySegment array, long at, long size) {
+        MemorySegment p = array.get(ADDRESS, at);
+        return p.equals(MemorySegment.NULL) ? p : p.reinterpret(size);
+    }
+
+    /** Buffer i, of size bytes. */
+    final MemorySegment buffer(int i, long size) {
+        return pointer(buffers, 8L * i, size);
+    }
+
+    /** Child i's array struct. */
+    final MemorySegment child(int i) {
+        return pointer(children, 8L * i, ARRAY_SIZE);
+    }
+
+    /** The array's 32-bit offsets (buffer 1): length + 1. */
+    final MemorySegment offsets() {
+        return buffer(1, 4 * (length + 1L));
     }
 
     @Override
-    public final void close() {
-        vector.close();
-    }
+    public final void close() {}
 
     @Override
     public final boolean hasNull() {
@@ -109,8 +141,8 @@ abstract sealed class BatchColumn extends ColumnVector {
     }
 
     @Override
-    public final boolean isNullAt(int rowId) {
-        return validity != null && (validity.get(JAVA_BYTE, rowId >>> 3) & (1 << (rowId & 7))) == 0;
+    public boolean isNullAt(int rowId) {
+        return !validity.equals(MemorySegment.NULL) && (validity.get(JAVA_BYTE, rowId >>> 3) & (1 << (rowId & 7))) == 0;
     }
 
     private static UnsupportedOperationException unsupported(DataType type, String what) {
@@ -186,9 +218,9 @@ abstract sealed class BatchColumn extends ColumnVector {
     static final class Fixed extends BatchColumn {
         private final MemorySegment data;
 
-        Fixed(DataType type, BaseFixedWidthVector v) {
-            super(type, v);
-            this.data = segment(v.getDataBuffer());
+        Fixed(DataType type, MemorySegment array) {
+            super(type, array);
+            this.data = buffer(1, type instanceof BooleanType ? (length + 7L) / 8 : (long) length * type.defaultSize());
         }
 
         @Override
@@ -227,15 +259,56 @@ abstract sealed class BatchColumn extends ColumnVector {
         }
     }
 
+    /** Decimals of 128 bits, little-endian two's complement, unscaled. */
+    static final class Decimals extends BatchColumn {
+        private final MemorySegment data;
+
+        Decimals(DataType type, MemorySegment array) {
+            super(type, array);
+            this.data = buffer(1, 16L * length);
+        }
+
+        @Override
+        public Decimal getDecimal(int rowId, int precision, int scale) {
+            if (isNullAt(rowId)) {
+                return null;
+            }
+            long at = 16L * rowId;
+            long low = data.get(JAVA_LONG_UNALIGNED, at);
+            if (precision <= Decimal.MAX_LONG_DIGITS()) { // (then the value fits the low word)
+                return Decimal.createUnsafe(low, precision, scale);
+            }
+            long high = data.get(JAVA_LONG_UNALIGNED, at + 8);
+            byte[] bigEndian = new byte[16];
+            for (int k = 0; k < 8; k++) {
+                bigEndian[k] = (byte) (high >>> (56 - 8 * k));
+                bigEndian[8 + k] = (byte) (low >>> (56 - 8 * k));
+            }
+            return Decimal.apply(new BigDecimal(new BigInteger(bigEndian), scale), precision, scale);
+        }
+    }
+
+    /** A column of Spark's null type: every value null. */
+    static final class Nulls extends BatchColumn {
+        Nulls(DataType type, MemorySegment array) {
+            super(type, array);
+        }
+
+        @Override
+        public boolean isNullAt(int rowId) {
+            return true;
+        }
+    }
+
     /** UTF-8 strings: 32-bit offsets into their bytes, each string a view of them. */
     static final class Strings extends BatchColumn {
         private final MemorySegment offsets;
         private final long bytes; // the address of the strings' bytes
 
-        Strings(DataType type, VarCharVector v) {
-            super(type, v);
-            this.offsets = segment(v.getOffsetBuffer());
-            this.bytes = v.getDataBuffer().memoryAddress();
+        Strings(DataType type, MemorySegment array) {
+            super(type, array);
+            this.offsets = offsets();
+            this.bytes = buffer(2, 0).address();
         }
 
         @Override
@@ -243,28 +316,32 @@ abstract sealed class BatchColumn extends ColumnVector {
             if (isNullAt(rowId)) {
                 return null;
             }
-            int start = offsets.get(JAVA_INT_UNALIGNED, 4L * rowId);
-            int end = offsets.get(JAVA_INT_UNALIGNED, 4L * rowId + 4);
+            long at = 4L * rowId;
+            int start = offsets.get(JAVA_INT_UNALIGNED, at);
+            int end = offsets.get(JAVA_INT_UNALIGNED, at + 4);
             return UTF8String.fromAddress(null, bytes + start, end - start);
         }
     }
 
     /** A struct: its fields are its children, read at the struct's row. */
     static final class Struct extends BatchColumn {
-        private final ColumnVector[] children;
+        private final ColumnVector[] fields;
 
-        Struct(StructType type, StructVector v) {
-            super(type, v);
-            List<FieldVector> fields = v.getChildrenFromFields();
-            children = new ColumnVector[fields.size()];
-            for (int i = 0; i < children.length; i++) {
-                children[i] = of(type.fields()[i].dataType(), fields.get(i));
+        Struct(StructType type, MemorySegment array) {
+            super(type, array);
+            fields = new ColumnVector[type.fields().length];
+            if (array.get(JAVA_LONG, N_CHILDREN) != fields.length) {
+                throw new IllegalStateException("simdbridge: a struct of " + fields.length + " fields came with "
+                        + array.get(JAVA_LONG, N_CHILDREN) + " children");
+            }
+            for (int i = 0; i < fields.length; i++) {
+                fields[i] = of(type.fields()[i].dataType(), child(i));
             }
         }
 
         @Override
         public ColumnVector getChild(int ordinal) {
-            return children[ordinal];
+            return fields[ordinal];
         }
     }
 
@@ -273,10 +350,10 @@ abstract sealed class BatchColumn extends ColumnVector {
         private final MemorySegment offsets;
         private final ColumnVector elements;
 
-        Array(ArrayType type, ListVector v) {
-            super(type, v);
-            this.offsets = segment(v.getOffsetBuffer());
-            this.elements = of(type.elementType(), v.getDataVector());
+        Array(ArrayType type, MemorySegment array) {
+            super(type, array);
+            this.offsets = offsets();
+            this.elements = of(type.elementType(), child(0));
         }
 
         @Override
@@ -284,23 +361,25 @@ abstract sealed class BatchColumn extends ColumnVector {
             if (isNullAt(rowId)) {
                 return null;
             }
-            int start = offsets.get(JAVA_INT_UNALIGNED, 4L * rowId);
-            return new ColumnarArray(elements, start, offsets.get(JAVA_INT_UNALIGNED, 4L * rowId + 4) - start);
+            long at = 4L * rowId;
+            int start = offsets.get(JAVA_INT_UNALIGNED, at);
+            return new ColumnarArray(elements, start, offsets.get(JAVA_INT_UNALIGNED, at + 4) - start);
         }
     }
 
-    /** A map: 32-bit offsets into its entries, whose keys and values are two columns. */
+    /** A map: 32-bit offsets into its entries, a struct whose two children are the keys and the values. */
     static final class Map extends BatchColumn {
         private final MemorySegment offsets;
         private final ColumnVector keys;
         private final ColumnVector values;
 
-        Map(MapType type, MapVector v) {
-            super(type, v);
-            this.offsets = segment(v.getOffsetBuffer());
-            List<FieldVector> entry = ((StructVector) v.getDataVector()).getChildrenFromFields();
-            this.keys = of(type.keyType(), entry.get(0));
-            this.values = of(type.valueType(), entry.get(1));
+        Map(MapType type, MemorySegment array) {
+            super(type, array);
+            this.offsets = offsets();
+            Struct entries = new Struct(new StructType().add("key", type.keyType()).add("value", type.valueType()),
+                    child(0));
+            this.keys = entries.getChild(0);
+            this.values = entries.getChild(1);
         }
 
         @Override
@@ -308,8 +387,9 @@ abstract sealed class BatchColumn extends ColumnVector {
             if (isNullAt(rowId)) {
                 return null;
             }
-            int start = offsets.get(JAVA_INT_UNALIGNED, 4L * rowId);
-            return new ColumnarMap(keys, values, start, offsets.get(JAVA_INT_UNALIGNED, 4L * rowId + 4) - start);
+            long at = 4L * rowId;
+            int start = offsets.get(JAVA_INT_UNALIGNED, at);
+            return new ColumnarMap(keys, values, start, offsets.get(JAVA_INT_UNALIGNED, at + 4) - start);
         }
     }
 }

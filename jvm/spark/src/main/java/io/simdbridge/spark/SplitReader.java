@@ -1,25 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.simdbridge.spark;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
-import java.util.List;
 
+import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.util.TransferPair;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -41,10 +43,20 @@ import io.simdbridge.JsonException;
  * One task's read of a split: the lines that begin in it (the first one after the first line end
  * at or past its start, the last one the line holding its last byte), read batchBytes at a time
  * into native memory and from there into Arrow batches by the core, one native call a batch.
- * Spark reads the batches' vectors through BatchColumn, without a copy.
+ * Spark reads the batches' C arrays through BatchColumn, without a copy.
  */
 final class SplitReader implements PartitionReader<ColumnarBatch> {
     private static final int PADDING = 64; // readable bytes the core may look at past the input
+    // The C Data Interface's calls through its structs' function pointers: a stream's get_next
+    // (at 8 of struct ArrowArrayStream), get_last_error (at 16) and release (at 24), an array's
+    // release (at 64 of struct ArrowArray).
+    private static final long STREAM_SIZE = 40;
+    private static final long RELEASE_AT = 64;
+    private static final MethodHandle GET_NEXT =
+            Linker.nativeLinker().downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle GET_LAST_ERROR =
+            Linker.nativeLinker().downcallHandle(FunctionDescriptor.of(ADDRESS, ADDRESS));
+    private static final MethodHandle RELEASE = Linker.nativeLinker().downcallHandle(FunctionDescriptor.ofVoid(ADDRESS));
     // records() reads eight bytes at a time and tests them for these in every byte.
     private static final ValueLayout.OfLong LITTLE_ENDIAN_LONG = JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final long LOW_BITS = 0x7F7F7F7F7F7F7F7FL;
@@ -75,9 +87,11 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
     private boolean eof;
     private boolean skipFirst;
     private boolean finished;
-    private ArrowReader current;
+    private ArrowArrayStream stream; // the current chunk's batches (null between chunks)
+    private final Arena structs = Arena.ofShared();
+    private final MemorySegment array = structs.allocate(BatchColumn.ARRAY_SIZE, 8); // the batch handed out
+    private boolean holding; // whether array holds a batch to release
     private ColumnarBatch batch;
-    private FieldVector[] owned; // the batch's vectors
     private boolean closed;
 
     SplitReader(FileSplit split, StructType schema, SourceOptions options, Configuration conf) {
@@ -136,25 +150,14 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
     public boolean next() throws IOException {
         for (;;) {
             releaseBatch();
-            if (current != null && current.loadNextBatch()) {
-                // Each batch owns its vectors (moved out of the reader's root, no copy): Spark may
-                // close a batch it is done with, which must not close the root's vectors.
-                VectorSchemaRoot root = current.getVectorSchemaRoot();
-                List<FieldVector> vectors = root.getFieldVectors();
-                owned = new FieldVector[vectors.size()];
-                ColumnVector[] columns = new ColumnVector[vectors.size()];
-                for (int i = 0; i < columns.length; i++) {
-                    TransferPair move = vectors.get(i).getTransferPair(allocator);
-                    move.transfer();
-                    owned[i] = (FieldVector) move.getTo();
-                    columns[i] = BatchColumn.of(schema.fields()[i].dataType(), owned[i]);
+            if (stream != null) {
+                if (nextArray()) {
+                    holding = true;
+                    batch = new ColumnarBatch(BatchColumn.columns(schema, array),
+                            Math.toIntExact(array.get(JAVA_LONG, 0)));
+                    return true;
                 }
-                batch = new ColumnarBatch(columns, root.getRowCount());
-                return true;
-            }
-            if (current != null) {
-                current.close();
-                current = null;
+                closeStream();
             }
             long n = nextChunk();
             if (n < 0) {
@@ -169,13 +172,38 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
                 }
                 continue;
             }
+            ArrowArrayStream next = ArrowArrayStream.allocateNew(allocator);
             try {
-                current = ArrowNdjson.read(allocator, buf.asSlice(0, n), read);
+                ArrowNdjson.readInto(allocator, buf.asSlice(0, n), read, next);
             } catch (JsonException e) {
+                next.close(); // (a failed read leaves nothing to release)
                 throw malformed(e);
             }
+            stream = next;
             consumed = n;
         }
+    }
+
+    /** The stream's next batch into array: false at its end. */
+    private boolean nextArray() throws IOException {
+        MemorySegment s = MemorySegment.ofAddress(stream.memoryAddress()).reinterpret(STREAM_SIZE);
+        int code;
+        try {
+            code = (int) GET_NEXT.invokeExact(s.get(ADDRESS, 8), s, array);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        if (code != 0) {
+            MemorySegment message;
+            try {
+                message = (MemorySegment) GET_LAST_ERROR.invokeExact(s.get(ADDRESS, 16), s);
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+            throw new IOException("simdbridge: reading a batch of " + split.path() + " failed (" + code + "): "
+                    + (message.equals(MemorySegment.NULL) ? "" : message.reinterpret(4096).getString(0)));
+        }
+        return !array.get(ADDRESS, RELEASE_AT).equals(MemorySegment.NULL); // (a released array: the end)
     }
 
     @Override
@@ -183,14 +211,34 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
         return batch;
     }
 
-    /** Frees the vectors of the batch handed out last (closing them twice is harmless). */
+    /** Frees the batch handed out last: its array's release frees every column's buffers. */
     private void releaseBatch() {
-        if (owned != null) {
-            for (FieldVector v : owned) {
-                v.close();
+        batch = null;
+        if (holding) {
+            holding = false;
+            try {
+                RELEASE.invokeExact(array.get(ADDRESS, RELEASE_AT), array);
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
             }
-            owned = null;
-            batch = null;
+        }
+    }
+
+    /** Releases the current chunk's stream (through its own release, at 24). */
+    private void closeStream() {
+        if (stream != null) {
+            MemorySegment s = MemorySegment.ofAddress(stream.memoryAddress()).reinterpret(STREAM_SIZE);
+            try {
+                MemorySegment release = s.get(ADDRESS, 24);
+                if (!release.equals(MemorySegment.NULL)) {
+                    RELEASE.invokeExact(release, s);
+                }
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            } finally {
+                stream.close();
+                stream = null;
+            }
         }
     }
 
@@ -375,10 +423,7 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
         closed = true;
         try {
             releaseBatch();
-            if (current != null) {
-                current.close();
-                current = null;
-            }
+            closeStream();
             if (in != null) {
                 in.close();
             }
@@ -390,6 +435,7 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
         } finally {
             allocator.close();
             arena.close();
+            structs.close();
         }
     }
 }

@@ -326,6 +326,50 @@ class SimdbridgeSourceTest {
     }
 
     @Test
+    void decimalsPastALongAndNullColumnsAsSparksJsonSource() throws IOException {
+        // Decimals whose unscaled values need more than 64 bits, and those that fit one, of either
+        // sign, at the top level and nested; columns of Spark's null type; nulls and missing fields.
+        StructType schema = new StructType().add("big", DataTypes.createDecimalType(38, 4))
+                .add("whole", DataTypes.createDecimalType(20, 0)).add("small", DataTypes.createDecimalType(18, 3))
+                .add("nothing", DataTypes.NullType)
+                .add("list", DataTypes.createArrayType(DataTypes.createDecimalType(38, 4)))
+                .add("st", new StructType().add("d", DataTypes.createDecimalType(25, 2)).add("n", DataTypes.NullType));
+        Random g = new Random(5);
+        java.util.function.BiFunction<Integer, Integer, String> number = (digits, fraction) -> {
+            StringBuilder n = new StringBuilder(g.nextBoolean() ? "-" : "");
+            int whole = 1 + g.nextInt(digits);
+            n.append(1 + g.nextInt(9));
+            for (int k = 1; k < whole; k++) {
+                n.append(g.nextInt(10));
+            }
+            if (fraction > 0 && g.nextBoolean()) {
+                n.append('.');
+                for (int k = 1 + g.nextInt(fraction); k > 0; k--) {
+                    n.append(g.nextInt(10));
+                }
+            }
+            return g.nextInt(8) == 0 ? "null" : n.toString();
+        };
+        StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < 600; r++) {
+            sb.append("{\"big\": ").append(number.apply(34, 4)).append(", \"whole\": ").append(number.apply(20, 0));
+            if (g.nextInt(4) > 0) {
+                sb.append(", \"small\": ").append(number.apply(15, 3));
+            }
+            sb.append(g.nextBoolean() ? ", \"nothing\": null" : "").append(", \"list\": [");
+            for (int k = g.nextInt(4); k > 0; k--) {
+                sb.append(number.apply(34, 4)).append(k > 1 ? ", " : "");
+            }
+            sb.append("], \"st\": ").append(g.nextInt(6) == 0 ? "null" : "{\"d\": " + number.apply(23, 2) + "}");
+            sb.append("}\n");
+        }
+        Path file = dir.resolve("decimals.ndjson");
+        Files.writeString(file, sb.toString());
+        assertSameAsSpark(schema, Map.of(), file.toString(), "big", "whole", "small", "nothing", "list", "st.d", "st.n");
+        assertSameAsSpark(schema, Map.of("batchBytes", "2k"), file.toString());
+    }
+
+    @Test
     void countIsSparksWithBlankLinesOfAnyLength() throws IOException {
         // Blank lines of spaces, tabs and carriage returns of 0 to 40 bytes, and records padded
         // with them, so that line ends and the first byte that is not blank fall anywhere in an
