@@ -56,7 +56,8 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
             Linker.nativeLinker().downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle GET_LAST_ERROR =
             Linker.nativeLinker().downcallHandle(FunctionDescriptor.of(ADDRESS, ADDRESS));
-    private static final MethodHandle RELEASE = Linker.nativeLinker().downcallHandle(FunctionDescriptor.ofVoid(ADDRESS));
+    private static final MethodHandle RELEASE =
+            Linker.nativeLinker().downcallHandle(FunctionDescriptor.ofVoid(ADDRESS));
     // records() reads eight bytes at a time and tests them for these in every byte.
     private static final ValueLayout.OfLong LITTLE_ENDIAN_LONG = JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final long LOW_BITS = 0x7F7F7F7F7F7F7F7FL;

@@ -365,7 +365,8 @@ class SimdbridgeSourceTest {
         }
         Path file = dir.resolve("decimals.ndjson");
         Files.writeString(file, sb.toString());
-        assertSameAsSpark(schema, Map.of(), file.toString(), "big", "whole", "small", "nothing", "list", "st.d", "st.n");
+        assertSameAsSpark(schema, Map.of(), file.toString(), "big", "whole", "small", "nothing", "list", "st.d",
+                "st.n");
         assertSameAsSpark(schema, Map.of("batchBytes", "2k"), file.toString());
     }
 
