@@ -79,8 +79,7 @@ abstract sealed class BatchColumn extends ColumnVector {
 
     /** The columns of a record batch, the C struct array at batch (ARRAY_SIZE bytes). */
     static ColumnVector[] columns(StructType schema, MemorySegment batch) {
-        Struct top = new Struct(schema, batch);
-        return top.fields.clone();
+        return new Struct(schema, batch).fields;
     }
 
     /** The column over the C array at array (ARRAY_SIZE bytes), read as Spark's type. */
@@ -122,9 +121,9 @@ abstract sealed class BatchColumn extends ColumnVector {
         return pointer(children, 8L * i, ARRAY_SIZE);
     }
 
-    /** The array's 32-bit offsets (buffer 1): length + 1. */
-    final MemorySegment offsets() {
-        return buffer(1, 4 * (length + 1L));
+    /** Bit i of bits (Arrow's order: the lowest bit of the first byte first). */
+    static boolean bit(MemorySegment bits, int i) {
+        return (bits.get(JAVA_BYTE, i >>> 3) & (1 << (i & 7))) != 0;
     }
 
     @Override
@@ -142,7 +141,7 @@ abstract sealed class BatchColumn extends ColumnVector {
 
     @Override
     public boolean isNullAt(int rowId) {
-        return !validity.equals(MemorySegment.NULL) && (validity.get(JAVA_BYTE, rowId >>> 3) & (1 << (rowId & 7))) == 0;
+        return !validity.equals(MemorySegment.NULL) && !bit(validity, rowId);
     }
 
     private static UnsupportedOperationException unsupported(DataType type, String what) {
@@ -225,7 +224,7 @@ abstract sealed class BatchColumn extends ColumnVector {
 
         @Override
         public boolean getBoolean(int rowId) {
-            return (data.get(JAVA_BYTE, rowId >>> 3) & (1 << (rowId & 7))) != 0;
+            return bit(data, rowId);
         }
 
         @Override
@@ -300,26 +299,38 @@ abstract sealed class BatchColumn extends ColumnVector {
         }
     }
 
-    /** UTF-8 strings: 32-bit offsets into their bytes, each string a view of them. */
-    static final class Strings extends BatchColumn {
-        private final MemorySegment offsets;
+    /** Strings, lists and maps: each row a range of values, from 32-bit offsets (buffer 1). */
+    abstract static sealed class Ranges extends BatchColumn {
+        private final MemorySegment offsets; // length + 1 of them
+
+        Ranges(DataType type, MemorySegment array) {
+            super(type, array);
+            this.offsets = buffer(1, 4 * (length + 1L));
+        }
+
+        /** Where row's range starts. */
+        final int start(int rowId) {
+            return offsets.get(JAVA_INT_UNALIGNED, 4L * rowId);
+        }
+
+        /** How many values row's range holds. */
+        final int count(int rowId) {
+            return offsets.get(JAVA_INT_UNALIGNED, 4L * rowId + 4) - start(rowId);
+        }
+    }
+
+    /** UTF-8 strings: each a view of its range of bytes. */
+    static final class Strings extends Ranges {
         private final long bytes; // the address of the strings' bytes
 
         Strings(DataType type, MemorySegment array) {
             super(type, array);
-            this.offsets = offsets();
             this.bytes = buffer(2, 0).address();
         }
 
         @Override
         public UTF8String getUTF8String(int rowId) {
-            if (isNullAt(rowId)) {
-                return null;
-            }
-            long at = 4L * rowId;
-            int start = offsets.get(JAVA_INT_UNALIGNED, at);
-            int end = offsets.get(JAVA_INT_UNALIGNED, at + 4);
-            return UTF8String.fromAddress(null, bytes + start, end - start);
+            return isNullAt(rowId) ? null : UTF8String.fromAddress(null, bytes + start(rowId), count(rowId));
         }
     }
 
@@ -345,37 +356,28 @@ abstract sealed class BatchColumn extends ColumnVector {
         }
     }
 
-    /** A list: 32-bit offsets into its elements' column. */
-    static final class Array extends BatchColumn {
-        private final MemorySegment offsets;
+    /** A list: each a range of its elements' column. */
+    static final class Array extends Ranges {
         private final ColumnVector elements;
 
         Array(ArrayType type, MemorySegment array) {
             super(type, array);
-            this.offsets = offsets();
             this.elements = of(type.elementType(), child(0));
         }
 
         @Override
         public ColumnarArray getArray(int rowId) {
-            if (isNullAt(rowId)) {
-                return null;
-            }
-            long at = 4L * rowId;
-            int start = offsets.get(JAVA_INT_UNALIGNED, at);
-            return new ColumnarArray(elements, start, offsets.get(JAVA_INT_UNALIGNED, at + 4) - start);
+            return isNullAt(rowId) ? null : new ColumnarArray(elements, start(rowId), count(rowId));
         }
     }
 
-    /** A map: 32-bit offsets into its entries, a struct whose two children are the keys and the values. */
-    static final class Map extends BatchColumn {
-        private final MemorySegment offsets;
+    /** A map: each a range of its entries, a struct whose two children are the keys and the values. */
+    static final class Map extends Ranges {
         private final ColumnVector keys;
         private final ColumnVector values;
 
         Map(MapType type, MemorySegment array) {
             super(type, array);
-            this.offsets = offsets();
             Struct entries = new Struct(new StructType().add("key", type.keyType()).add("value", type.valueType()),
                     child(0));
             this.keys = entries.getChild(0);
@@ -384,12 +386,7 @@ abstract sealed class BatchColumn extends ColumnVector {
 
         @Override
         public ColumnarMap getMap(int rowId) {
-            if (isNullAt(rowId)) {
-                return null;
-            }
-            long at = 4L * rowId;
-            int start = offsets.get(JAVA_INT_UNALIGNED, at);
-            return new ColumnarMap(keys, values, start, offsets.get(JAVA_INT_UNALIGNED, at + 4) - start);
+            return isNullAt(rowId) ? null : new ColumnarMap(keys, values, start(rowId), count(rowId));
         }
     }
 }

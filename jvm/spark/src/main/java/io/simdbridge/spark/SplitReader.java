@@ -89,6 +89,7 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
     private boolean skipFirst;
     private boolean finished;
     private ArrowArrayStream stream; // the current chunk's batches (null between chunks)
+    private MemorySegment streamStruct; // stream's struct ArrowArrayStream
     private final Arena structs = Arena.ofShared();
     private final MemorySegment array = structs.allocate(BatchColumn.ARRAY_SIZE, 8); // the batch handed out
     private boolean holding; // whether array holds a batch to release
@@ -181,13 +182,14 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
                 throw malformed(e);
             }
             stream = next;
+            streamStruct = MemorySegment.ofAddress(next.memoryAddress()).reinterpret(STREAM_SIZE);
             consumed = n;
         }
     }
 
     /** The stream's next batch into array: false at its end. */
     private boolean nextArray() throws IOException {
-        MemorySegment s = MemorySegment.ofAddress(stream.memoryAddress()).reinterpret(STREAM_SIZE);
+        MemorySegment s = streamStruct;
         int code;
         try {
             code = (int) GET_NEXT.invokeExact(s.get(ADDRESS, 8), s, array);
@@ -228,17 +230,17 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
     /** Releases the current chunk's stream (through its own release, at 24). */
     private void closeStream() {
         if (stream != null) {
-            MemorySegment s = MemorySegment.ofAddress(stream.memoryAddress()).reinterpret(STREAM_SIZE);
             try {
-                MemorySegment release = s.get(ADDRESS, 24);
+                MemorySegment release = streamStruct.get(ADDRESS, 24);
                 if (!release.equals(MemorySegment.NULL)) {
-                    RELEASE.invokeExact(release, s);
+                    RELEASE.invokeExact(release, streamStruct);
                 }
             } catch (Throwable t) {
                 throw new IllegalStateException(t);
             } finally {
                 stream.close();
                 stream = null;
+                streamStruct = null;
             }
         }
     }
