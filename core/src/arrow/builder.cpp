@@ -32,8 +32,12 @@ void buffer::shrink_to_fit() noexcept {
 }
 
 column::column(const field &f) : type(&f) {
+  children.reserve(f.children.size());
   for (const field &c : f.children) { children.emplace_back(c); }
   if (f.type == kind::structure) {
+    names.reserve(f.children.size());
+    plain_names.reserve(f.children.size());
+    short_names.reserve(f.children.size());
     for (size_t i = 0; i < f.children.size(); i++) {
       names.emplace(f.children[i].name, i);
       bool plain = true;
@@ -171,6 +175,7 @@ void column::export_to(ArrowArray *out) {
   column &c = data->owned;
   c.values.shrink_to_fit();
   c.offsets.shrink_to_fit();
+  data->children.reserve(kids.size());
   for (column &kid : kids) {
     if (k == kind::structure) { kid.fill_to(rows); } // (the rows it lagged by: null)
     auto child = std::make_unique<ArrowArray>();

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "schema.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <string_view>
 
 #include "simdbridge/simdbridge_c.h"
 
@@ -44,12 +46,13 @@ bool import_at(const ArrowSchema &schema, field &out, std::string &why, uint32_t
   out = field{};
   out.name = schema.name != nullptr ? schema.name : "";
   out.nullable = (schema.flags & ARROW_FLAG_NULLABLE) != 0;
-  const std::string format = schema.format;
+  const std::string_view format = schema.format;
   bool known = false;
   for (const simple_format &f : simple_formats) {
     if (format == f.format) {
       out.type = f.type;
       known = true;
+      break;
     }
   }
   if (!known && format.size() >= 4 && format.compare(0, 2, "ts") == 0 && format[3] == ':' &&
@@ -62,10 +65,10 @@ bool import_at(const ArrowSchema &schema, field &out, std::string &why, uint32_t
   if (!known && format.compare(0, 2, "d:") == 0) { // d:precision,scale[,bitwidth]
     unsigned precision = 0, bits = 128;
     int scale = 0, used = 0;
-    const int got = std::sscanf(format.c_str(), "d:%u,%d%n,%u%n", &precision, &scale, &used, &bits, &used);
+    const int got = std::sscanf(schema.format, "d:%u,%d%n,%u%n", &precision, &scale, &used, &bits, &used);
     if (got < 2 || size_t(used) != format.size() || bits != 128 || precision < 1 || precision > 38 || scale < 0 ||
         unsigned(scale) > precision) {
-      why = "field '" + out.name + "' is '" + format + "': this reader takes decimal128 with 1 to 38 digits and 0 to "
+      why = "field '" + out.name + "' is '" + std::string(format) + "': this reader takes decimal128 with 1 to 38 digits and 0 to "
             "that many after the point";
       return false;
     }
@@ -75,7 +78,7 @@ bool import_at(const ArrowSchema &schema, field &out, std::string &why, uint32_t
     known = true;
   }
   if (!known) {
-    why = "the Arrow type '" + format + "' of field '" + out.name + "' is not one this reader takes";
+    why = "the Arrow type '" + std::string(format) + "' of field '" + out.name + "' is not one this reader takes";
     return false;
   }
   if (schema.dictionary != nullptr) {
@@ -93,21 +96,24 @@ bool import_at(const ArrowSchema &schema, field &out, std::string &why, uint32_t
     return false;
   }
   if (!nested && schema.n_children != 0) {
-    why = "field '" + out.name + "' of type '" + format + "' has children";
+    why = "field '" + out.name + "' of type '" + std::string(format) + "' has children";
     return false;
   }
   if ((out.type == kind::list || out.type == kind::large_list) && schema.n_children != 1) {
     why = "list field '" + out.name + "' must have one child";
     return false;
   }
+  if (schema.n_children > 0 && schema.children == nullptr) {
+    why = "field '" + out.name + "' has a missing child";
+    return false;
+  }
+  out.children.resize(size_t(std::max<int64_t>(schema.n_children, 0)));
   for (int64_t c = 0; c < schema.n_children; c++) {
-    if (schema.children == nullptr || schema.children[c] == nullptr) {
+    if (schema.children[c] == nullptr) {
       why = "field '" + out.name + "' has a missing child";
       return false;
     }
-    field child;
-    if (!import_at(*schema.children[c], child, why, level + 1)) { return false; }
-    out.children.push_back(std::move(child));
+    if (!import_at(*schema.children[c], out.children[size_t(c)], why, level + 1)) { return false; }
   }
   if (out.type == kind::map &&
       (out.children.size() != 1 || out.children[0].type != kind::structure || out.children[0].children.size() != 2 ||
