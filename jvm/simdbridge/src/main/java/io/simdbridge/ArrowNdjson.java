@@ -19,6 +19,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -181,10 +182,8 @@ public final class ArrowNdjson {
 
     /** NDJSON bytes (copied once into native memory) as record batches, owned by the reader. */
     public static ArrowReader read(BufferAllocator allocator, byte[] ndjson, ReadOptions options) {
-        Objects.requireNonNull(ndjson, "ndjson");
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment copy = padded(arena, ndjson);
-            return read(allocator, copy, ndjson.length, copy.byteSize(), options);
+        try (PreparedRead prepared = prepare(allocator, options)) {
+            return prepared.read(ndjson);
         }
     }
 
@@ -194,23 +193,23 @@ public final class ArrowNdjson {
      */
     public static ArrowReader read(BufferAllocator allocator, ByteBuffer ndjson, ReadOptions options) {
         Objects.requireNonNull(ndjson, "ndjson");
-        if (!ndjson.isDirect()) {
-            byte[] bytes = new byte[ndjson.remaining()];
-            ndjson.duplicate().get(bytes);
-            return read(allocator, bytes, options);
+        try (PreparedRead prepared = prepare(allocator, options)) {
+            if (!ndjson.isDirect()) {
+                byte[] bytes = new byte[ndjson.remaining()];
+                ndjson.duplicate().get(bytes);
+                return prepared.read(bytes);
+            }
+            MemorySegment whole = MemorySegment.ofBuffer(ndjson.duplicate().clear());
+            MemorySegment from = whole.asSlice(ndjson.position());
+            return prepared.read(from, ndjson.remaining(), from.byteSize());
         }
-        MemorySegment whole = MemorySegment.ofBuffer(ndjson.duplicate().clear());
-        MemorySegment from = whole.asSlice(ndjson.position());
-        return read(allocator, from, ndjson.remaining(), from.byteSize(), options);
     }
 
     /** The bytes of a native segment, read in place (the segment's arena held for the call). */
     public static ArrowReader read(BufferAllocator allocator, MemorySegment ndjson, ReadOptions options) {
-        Objects.requireNonNull(ndjson, "ndjson");
-        if (!ndjson.isNative()) {
-            return read(allocator, ndjson.toArray(JAVA_BYTE), options);
+        try (PreparedRead prepared = prepare(allocator, options)) {
+            return prepared.read(ndjson);
         }
-        return read(allocator, ndjson, ndjson.byteSize(), ndjson.byteSize(), options);
     }
 
     /**
@@ -221,9 +220,11 @@ public final class ArrowNdjson {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             channel.size(); // (a missing or unreadable file is the usual IOException)
         }
-        return importRead(allocator, options, (limits, schema, flags, corrupt, stream, error, arena) ->
-                (int) FfmBridge.NDJSON_FILE_TO_ARROW.invokeExact(limits, arena.allocateFrom(file.toString()), schema,
-                        options.blockSize(), options.threads(), flags, corrupt, stream, error));
+        try (PreparedRead prepared = prepare(allocator, options)) {
+            return importRead(prepared, (limits, schema, flags, corrupt, stream, error, arena) ->
+                    (int) FfmBridge.NDJSON_FILE_TO_ARROW.invokeExact(limits, arena.allocateFrom(file.toString()),
+                            schema, options.blockSize(), options.threads(), flags, corrupt, stream, error));
+        }
     }
 
     /** The bytes in native memory with the core's padding after them (read in place). */
@@ -251,15 +252,6 @@ public final class ArrowNdjson {
         }
     }
 
-    private static ArrowReader read(BufferAllocator allocator, MemorySegment data, long length, long capacity,
-                                    ReadOptions options) {
-        try {
-            return importRead(allocator, options, inMemory(data, length, capacity, options));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // (bytes in memory are never a failed read)
-        }
-    }
-
     /** The native read of bytes in memory. */
     private static NativeRead inMemory(MemorySegment data, long length, long capacity, ReadOptions options) {
         // The data as a segment: the linker holds its arena (a shared one too) for the call.
@@ -273,17 +265,134 @@ public final class ArrowNdjson {
      * Interface: its record batches in {@code stream}, which the caller allocates and releases
      * ({@code stream.release()}), for a consumer that reads the arrays' buffers itself rather than
      * through Arrow's Java vectors (the Spark source). The allocator serves the schema's export.
+     * For many reads with the same options, {@link #prepare} exports the schema once.
      */
     public static void readInto(BufferAllocator allocator, MemorySegment ndjson, ReadOptions options,
                                 ArrowArrayStream stream) {
-        Objects.requireNonNull(ndjson, "ndjson");
-        Objects.requireNonNull(stream, "stream");
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment data = ndjson.isNative() ? ndjson : padded(arena, ndjson.toArray(JAVA_BYTE));
-            long length = ndjson.byteSize();
-            nativeRead(allocator, options, inMemory(data, length, data.byteSize(), options), stream);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // (bytes in memory are never a failed read)
+        try (PreparedRead prepared = prepare(allocator, options)) {
+            prepared.readInto(ndjson, stream);
+        }
+    }
+
+    /**
+     * Read options made ready for many reads: the schema exported to C once, not once a read
+     * (exporting a schema of hundreds of fields costs about as much as reading half a megabyte).
+     * Reads may run on several threads at once; closing it while one runs is an
+     * IllegalStateException.
+     *
+     * <pre>{@code
+     * try (ArrowNdjson.PreparedRead prepared = ArrowNdjson.prepare(allocator, options)) {
+     *     for (MemorySegment chunk : chunks) {
+     *         try (ArrowReader reader = prepared.read(chunk)) { ... }
+     *     }
+     * }
+     * }</pre>
+     */
+    public static PreparedRead prepare(BufferAllocator allocator, ReadOptions options) {
+        return new PreparedRead(Objects.requireNonNull(allocator, "allocator"),
+                Objects.requireNonNull(options, "options"));
+    }
+
+    /** Read options with their schema exported: see {@link #prepare}. */
+    public static final class PreparedRead implements AutoCloseable {
+        private final BufferAllocator allocator;
+        private final ReadOptions options;
+        private final ArrowSchema schema; // (null: inferred by each read)
+        private final int flags;
+        // Reads running (-1: closed). The exported schema is freed only when none is.
+        private final AtomicInteger reads = new AtomicInteger();
+
+        private PreparedRead(BufferAllocator allocator, ReadOptions options) {
+            this.allocator = allocator;
+            this.options = options;
+            this.flags = (options.errorOnUnknownFields() ? 1 : 0) | (options.validateSkipped() ? 0 : 2)
+                    | switch (options.badRecords()) {
+                        case FAIL -> 0;
+                        case KEEP -> 4;
+                        case DROP -> 8;
+                    } | (options.anyValueAsString() ? 16 : 0) | (options.sparkTemporals() ? 32 : 0);
+            ArrowSchema s = null;
+            if (options.schema() != null) {
+                s = ArrowSchema.allocateNew(allocator);
+                try {
+                    Data.exportSchema(allocator, options.schema(), null, s);
+                } catch (RuntimeException | Error e) {
+                    s.close();
+                    throw e;
+                }
+            }
+            this.schema = s;
+        }
+
+        /** The options these reads use. */
+        public ReadOptions options() {
+            return options;
+        }
+
+        /** As {@link ArrowNdjson#read(BufferAllocator, MemorySegment, ReadOptions)}, with these options. */
+        public ArrowReader read(MemorySegment ndjson) {
+            Objects.requireNonNull(ndjson, "ndjson");
+            if (!ndjson.isNative()) {
+                return read(ndjson.toArray(JAVA_BYTE));
+            }
+            return read(ndjson, ndjson.byteSize(), ndjson.byteSize());
+        }
+
+        /** As {@link ArrowNdjson#read(BufferAllocator, byte[], ReadOptions)}, with these options. */
+        public ArrowReader read(byte[] ndjson) {
+            Objects.requireNonNull(ndjson, "ndjson");
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment copy = padded(arena, ndjson);
+                return read(copy, ndjson.length, copy.byteSize());
+            }
+        }
+
+        /** The read of length bytes of native data, capacity of which may be read past them. */
+        private ArrowReader read(MemorySegment data, long length, long capacity) {
+            try {
+                return importRead(this, inMemory(data, length, capacity, options));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // (bytes in memory are never a failed read)
+            }
+        }
+
+        /** As {@link ArrowNdjson#readInto}, with these options. */
+        public void readInto(MemorySegment ndjson, ArrowArrayStream stream) {
+            Objects.requireNonNull(ndjson, "ndjson");
+            Objects.requireNonNull(stream, "stream");
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment data = ndjson.isNative() ? ndjson : padded(arena, ndjson.toArray(JAVA_BYTE));
+                nativeRead(this, inMemory(data, ndjson.byteSize(), data.byteSize(), options), stream);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // (bytes in memory are never a failed read)
+            }
+        }
+
+        /** Releases the exported schema; an IllegalStateException while a read runs. Idempotent. */
+        @Override
+        public void close() {
+            int r = reads.get();
+            if (r < 0) {
+                return;
+            }
+            if (r > 0 || !reads.compareAndSet(0, -1)) {
+                throw new IllegalStateException("a read with these options is running");
+            }
+            if (schema != null) {
+                schema.release();
+                schema.close();
+            }
+        }
+
+        private void enter() {
+            for (int r = reads.get(); ; r = reads.get()) {
+                if (r < 0) {
+                    throw new IllegalStateException("this PreparedRead is closed");
+                }
+                if (reads.compareAndSet(r, r + 1)) {
+                    return;
+                }
+            }
         }
     }
 
@@ -297,12 +406,11 @@ public final class ArrowNdjson {
     }
 
     /** Runs a native read into a new stream and imports it: the one crossing of every read. */
-    private static ArrowReader importRead(BufferAllocator allocator, ReadOptions options, NativeRead read)
-            throws IOException {
-        ArrowArrayStream stream = ArrowArrayStream.allocateNew(Objects.requireNonNull(allocator, "allocator"));
+    private static ArrowReader importRead(PreparedRead prepared, NativeRead read) throws IOException {
+        ArrowArrayStream stream = ArrowArrayStream.allocateNew(prepared.allocator);
         try {
-            nativeRead(allocator, options, read, stream);
-            ArrowReader reader = Data.importArrayStream(allocator, stream);
+            nativeRead(prepared, read, stream);
+            ArrowReader reader = Data.importArrayStream(prepared.allocator, stream);
             stream.close(); // (the struct only: its contents moved into the reader)
             stream = null;
             return reader;
@@ -314,28 +422,16 @@ public final class ArrowNdjson {
     }
 
     /** Runs a native read into stream. */
-    private static void nativeRead(BufferAllocator allocator, ReadOptions options, NativeRead read,
-                                   ArrowArrayStream stream) throws IOException {
-        Objects.requireNonNull(allocator, "allocator");
-        Objects.requireNonNull(options, "options");
-        ArrowSchema schema = null;
+    private static void nativeRead(PreparedRead prepared, NativeRead read, ArrowArrayStream stream)
+            throws IOException {
+        prepared.enter();
+        ReadOptions options = prepared.options;
         try (Arena arena = Arena.ofConfined(); NativeParser limits = new NativeParser(options.limits())) {
-            long schemaAddress = 0;
-            if (options.schema() != null) {
-                schema = ArrowSchema.allocateNew(allocator);
-                Data.exportSchema(allocator, options.schema(), null, schema);
-                schemaAddress = schema.memoryAddress();
-            }
-            int flags = (options.errorOnUnknownFields() ? 1 : 0) | (options.validateSkipped() ? 0 : 2)
-                    | switch (options.badRecords()) {
-                        case FAIL -> 0;
-                        case KEEP -> 4;
-                        case DROP -> 8;
-                    } | (options.anyValueAsString() ? 16 : 0) | (options.sparkTemporals() ? 32 : 0);
             MemorySegment corrupt = options.corruptRecordField() == null
                     ? MemorySegment.NULL : arena.allocateFrom(options.corruptRecordField());
             MemorySegment error = arena.allocate(FfmBridge.ARROW_ERROR);
-            int code = read.call(limits.nativeSegment(), schemaAddress, flags, corrupt, stream.memoryAddress(), error,
+            long schema = prepared.schema == null ? 0 : prepared.schema.memoryAddress();
+            int code = read.call(limits.nativeSegment(), schema, prepared.flags, corrupt, stream.memoryAddress(), error,
                     arena);
             if (code == ErrorCode.READ_FAILED.ordinal()) {
                 throw new IOException(error.getString(16 + 256));
@@ -346,10 +442,7 @@ public final class ArrowNdjson {
         } catch (Throwable t) {
             throw NativeParser.rethrow(t);
         } finally {
-            if (schema != null) {
-                schema.release();
-                schema.close();
-            }
+            prepared.reads.decrementAndGet();
         }
     }
 

@@ -19,6 +19,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
@@ -164,6 +168,97 @@ class ArrowNdjsonTest {
                             }
                         }
                     }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aPreparedReadReadsEachChunkAsAReadWithItsOptions() throws Exception {
+        // Chunks of records cut at line ends, one with a bad record: kept with its line in the
+        // corrupt-record field, or the chunk's error, as the one-off reads give them.
+        byte[] whole = records(2000);
+        List<byte[]> chunks = new ArrayList<>();
+        for (int from = 0, cut = 0; from < whole.length; from = cut) {
+            cut = Math.min(whole.length, from + 9_000 + chunks.size() * 7_000);
+            while (cut < whole.length && whole[cut - 1] != '\n') {
+                cut++;
+            }
+            chunks.add(java.util.Arrays.copyOfRange(whole, from, cut));
+        }
+        chunks.add(2, "{\"i\":1}\n{\"i\":\"x\"}\n{\"i\":3}\n".getBytes(StandardCharsets.UTF_8));
+        List<Field> withCorrupt = new ArrayList<>(SCHEMA.getFields());
+        withCorrupt.add(field("_corrupt", ArrowType.Utf8.INSTANCE));
+        List<ArrowNdjson.ReadOptions> options = List.of(
+                ArrowNdjson.ReadOptions.DEFAULT.withSchema(new Schema(withCorrupt))
+                        .withBadRecords(ArrowNdjson.BadRecords.KEEP).withCorruptRecordField("_corrupt"),
+                ArrowNdjson.ReadOptions.DEFAULT.withSchema(SCHEMA).withThreads(2).withBlockSize(4096),
+                ArrowNdjson.ReadOptions.DEFAULT);
+        try (BufferAllocator allocator = new RootAllocator(); Arena shared = Arena.ofShared()) {
+            for (ArrowNdjson.ReadOptions o : options) {
+                List<String> expected = new ArrayList<>();
+                for (byte[] chunk : chunks) {
+                    try (ArrowReader r = ArrowNdjson.read(allocator, chunk, o)) {
+                        expected.add(String.join("\n", rows(r)));
+                    } catch (JsonException e) {
+                        expected.add(e.getMessage());
+                    }
+                }
+                if (o.schema() != null) {
+                    assertTrue(expected.get(2).contains(o.badRecords() == ArrowNdjson.BadRecords.KEEP
+                            ? "_corrupt={\"i\":\"x\"}" : "at byte 13"), expected.get(2));
+                }
+                try (ArrowNdjson.PreparedRead prepared = ArrowNdjson.prepare(allocator, o)) {
+                    assertEquals(o, prepared.options());
+                    // Two threads at once, each chunk read three ways, twice over.
+                    Callable<List<String>> task = () -> {
+                        List<String> got = new ArrayList<>();
+                        for (int round = 0; round < 2; round++) {
+                            for (byte[] chunk : chunks) {
+                                MemorySegment in = shared.allocate(chunk.length).copyFrom(MemorySegment.ofArray(chunk));
+                                List<String> ways = new ArrayList<>();
+                                try (ArrowReader r = prepared.read(chunk)) {
+                                    if (o.schema() != null) { // (the schema given, not one inferred)
+                                        assertEquals(o.schema(), r.getVectorSchemaRoot().getSchema());
+                                    }
+                                    ways.add(String.join("\n", rows(r)));
+                                } catch (JsonException e) {
+                                    ways.add(e.getMessage());
+                                }
+                                try (ArrowReader r = prepared.read(in)) {
+                                    ways.add(String.join("\n", rows(r)));
+                                } catch (JsonException e) {
+                                    ways.add(e.getMessage());
+                                }
+                                try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+                                    prepared.readInto(in, stream);
+                                    try (ArrowReader r = Data.importArrayStream(allocator, stream)) {
+                                        ways.add(String.join("\n", rows(r)));
+                                    }
+                                } catch (JsonException e) {
+                                    ways.add(e.getMessage());
+                                }
+                                assertEquals(1, ways.stream().distinct().count(), "the three ways differ");
+                                got.add(ways.get(0));
+                            }
+                        }
+                        return got;
+                    };
+                    ExecutorService pool = Executors.newFixedThreadPool(2);
+                    try {
+                        List<Future<List<String>>> runs = List.of(pool.submit(task), pool.submit(task));
+                        for (Future<List<String>> run : runs) {
+                            List<String> got = run.get();
+                            assertEquals(expected, got.subList(0, chunks.size()));
+                            assertEquals(expected, got.subList(chunks.size(), got.size()));
+                        }
+                    } finally {
+                        pool.shutdown();
+                    }
+                    prepared.close();
+                    IllegalStateException closed = assertThrows(IllegalStateException.class,
+                            () -> prepared.read(chunks.get(0)));
+                    assertEquals("this PreparedRead is closed", closed.getMessage());
                 }
             }
         }

@@ -71,6 +71,7 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
     private final StructType schema;
     private final Configuration conf;
     private final ArrowNdjson.ReadOptions read;
+    private ArrowNdjson.PreparedRead prepared; // read's schema exported once, for every chunk (at the first)
     private final BufferAllocator allocator = new RootAllocator();
     private final byte[] transfer = new byte[1 << 16];
     private final InputStream in;     // (null where a local file is read through its channel)
@@ -176,7 +177,10 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
             }
             ArrowArrayStream next = ArrowArrayStream.allocateNew(allocator);
             try {
-                ArrowNdjson.readInto(allocator, buf.asSlice(0, n), read, next);
+                if (prepared == null) {
+                    prepared = ArrowNdjson.prepare(allocator, read);
+                }
+                prepared.readInto(buf.asSlice(0, n), next);
             } catch (JsonException e) {
                 next.close(); // (a failed read leaves nothing to release)
                 throw malformed(e);
@@ -436,6 +440,9 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } finally {
+            if (prepared != null) {
+                prepared.close();
+            }
             allocator.close();
             arena.close();
             structs.close();
