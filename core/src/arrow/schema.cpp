@@ -68,8 +68,8 @@ bool import_at(const ArrowSchema &schema, field &out, std::string &why, uint32_t
     const int got = std::sscanf(schema.format, "d:%u,%d%n,%u%n", &precision, &scale, &used, &bits, &used);
     if (got < 2 || size_t(used) != format.size() || bits != 128 || precision < 1 || precision > 38 || scale < 0 ||
         unsigned(scale) > precision) {
-      why = "field '" + out.name + "' is '" + std::string(format) + "': this reader takes decimal128 with 1 to 38 digits and 0 to "
-            "that many after the point";
+      why = "field '" + out.name + "' is '" + std::string(format) +
+            "': this reader takes decimal128 with 1 to 38 digits and 0 to that many after the point";
       return false;
     }
     out.type = kind::decimal128;
