@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <condition_variable>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <atomic>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <type_traits>
 #include <unordered_map>
@@ -1122,6 +1125,9 @@ public:
     return true;
   }
 
+  /** Whether a block may follow (the bytes read so far end before the file does, or its end is not known). */
+  bool more() const noexcept { return pos_ < size_; }
+
 private:
   /** Reads until `buf` holds `want` bytes from pos_ (fewer at the end of the file, which then ends there). */
   bool fill(std::vector<uint8_t> &buf, uint64_t want, int &failed) {
@@ -1175,9 +1181,137 @@ arrow_error read_failure(int failed, uint64_t at) {
  * throw std::bad_alloc); with `count_lines`, `lines` are the lines before the block. A failed
  * read, or memory that ran out, sets `failed` (ENOMEM for the latter) and `failed_at`.
  */
+/** One job at a time run on a thread of its own (started at the first), and waited for. */
+class helper_thread {
+public:
+  helper_thread() = default;
+  helper_thread(const helper_thread &) = delete;
+  helper_thread &operator=(const helper_thread &) = delete;
+  ~helper_thread() {
+    {
+      std::lock_guard<std::mutex> hold(lock_);
+      quit_ = true;
+    }
+    changed_.notify_all();
+    if (thread_.joinable()) { thread_.join(); } // (after the job it has)
+  }
+
+  /** Runs `job` there, or here where no thread can be started; wait() before the next. */
+  void run(std::function<void()> job) {
+    {
+      std::lock_guard<std::mutex> hold(lock_);
+      job_ = std::move(job);
+      pending_ = true;
+    }
+    if (thread_.joinable()) {
+      changed_.notify_all();
+      return;
+    }
+    try {
+      thread_ = std::thread([this] { loop(); });
+    } catch (const std::system_error &) {
+      std::function<void()> here = std::move(job_);
+      pending_ = false;
+      here();
+    }
+  }
+
+  void wait() {
+    std::unique_lock<std::mutex> hold(lock_);
+    changed_.wait(hold, [this] { return !pending_; });
+  }
+
+private:
+  void loop() {
+    std::unique_lock<std::mutex> hold(lock_);
+    for (;;) {
+      changed_.wait(hold, [this] { return pending_ || quit_; });
+      if (!pending_) { return; }
+      std::function<void()> job = std::move(job_);
+      hold.unlock();
+      job();
+      hold.lock();
+      pending_ = false;
+      changed_.notify_all();
+    }
+  }
+
+  std::mutex lock_;
+  std::condition_variable changed_;
+  std::function<void()> job_;
+  bool pending_ = false;
+  bool quit_ = false;
+  std::thread thread_;
+};
+
+/**
+ * each_file_block on one thread: the blocks worked here in turn while a helper thread reads the
+ * next one, so that reading the file (a copy out of the page cache, or the disk's wait) overlaps
+ * the work instead of adding to it.
+ */
+template <typename Take, typename Work>
+void each_file_block_read_ahead(file_blocks &source, bool count_lines, std::deque<block> &blocks, int &failed,
+                                uint64_t &failed_at, Take &&take, Work &&work) {
+  struct fetched {
+    bool got = false;
+    bool out_of_memory = false;
+    int failed = 0;
+    size_t length = 0;
+    uint64_t begin = 0;
+  };
+  std::vector<uint8_t> buffers[2];
+  line_count lines[2];
+  fetched current, ahead;
+  auto fetch = [&](int k, fetched &into) {
+    try {
+      into.got = source.next(buffers[k], into.length, into.begin, into.failed, count_lines ? &lines[k] : nullptr);
+    } catch (const std::bad_alloc &) {
+      into.out_of_memory = true;
+    }
+  };
+  record_parser parser;
+  helper_thread helper; // (after what its job uses: its end waits for the job)
+  fetch(0, current);
+  for (int k = 0;; k = 1 - k) {
+    if (current.out_of_memory) {
+      failed = ENOMEM;
+      return;
+    }
+    if (!current.got) {
+      failed = current.failed;
+      failed_at = current.begin;
+      return;
+    }
+    block *b;
+    try {
+      b = &blocks.emplace_back();
+      b->begin = current.begin;
+      b->end = current.begin + current.length;
+      b->bytes = buffers[k].data();
+      take(*b);
+    } catch (const std::bad_alloc &) {
+      failed = ENOMEM;
+      return;
+    }
+    const bool more = source.more();
+    ahead = fetched{};
+    if (more) {
+      helper.run([&fetch, &ahead, next = 1 - k] { fetch(next, ahead); });
+    }
+    const bool go_on = work(parser, *b, buffers[k], lines[k]);
+    helper.wait();
+    if (!go_on || !more) { return; } // (a block read ahead of a failed one is dropped)
+    current = ahead;
+  }
+}
+
 template <typename Take, typename Work>
 void each_file_block(file_blocks &source, unsigned threads, bool count_lines, std::deque<block> &blocks, int &failed,
                      uint64_t &failed_at, Take &&take, Work &&work) {
+  if (threads <= 1) {
+    each_file_block_read_ahead(source, count_lines, blocks, failed, failed_at, take, work);
+    return;
+  }
   std::mutex lock;
   bool stop = false;
   auto run = [&] {
