@@ -1173,14 +1173,6 @@ arrow_error read_failure(int failed, uint64_t at) {
   return e;
 }
 
-/**
- * A file's blocks (`source`) taken in order by the threads asked for, each into its own buffer
- * (reused), where `work(parser, block, buffer, lines)` reads it outside the lock; false stops
- * the read (the blocks taken before it are worked to their end). Each block is appended to
- * `blocks` under the lock, where `take(block)` adds to it what the caller keeps (which may
- * throw std::bad_alloc); with `count_lines`, `lines` are the lines before the block. A failed
- * read, or memory that ran out, sets `failed` (ENOMEM for the latter) and `failed_at`.
- */
 /** One job at a time run on a thread of its own (started at the first), and waited for. */
 class helper_thread {
 public:
@@ -1305,6 +1297,14 @@ void each_file_block_read_ahead(file_blocks &source, bool count_lines, std::dequ
   }
 }
 
+/**
+ * A file's blocks (`source`) taken in order by the threads asked for, each into its own buffer
+ * (reused), where `work(parser, block, buffer, lines)` reads it outside the lock; false stops
+ * the read (the blocks taken before it are worked to their end). Each block is appended to
+ * `blocks` under the lock, where `take(block)` adds to it what the caller keeps (which may
+ * throw std::bad_alloc); with `count_lines`, `lines` are the lines before the block. A failed
+ * read, or memory that ran out, sets `failed` (ENOMEM for the latter) and `failed_at`.
+ */
 template <typename Take, typename Work>
 void each_file_block(file_blocks &source, unsigned threads, bool count_lines, std::deque<block> &blocks, int &failed,
                      uint64_t &failed_at, Take &&take, Work &&work) {
