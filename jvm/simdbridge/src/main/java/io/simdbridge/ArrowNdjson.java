@@ -15,9 +15,8 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.nio.file.AccessMode;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -217,13 +216,8 @@ public final class ArrowNdjson {
      * into the heap, never whole).
      */
     public static ArrowReader read(BufferAllocator allocator, Path file, ReadOptions options) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            channel.size(); // (a missing or unreadable file is the usual IOException)
-        }
         try (PreparedRead prepared = prepare(allocator, options)) {
-            return importRead(prepared, (limits, schema, flags, corrupt, stream, error, arena) ->
-                    (int) FfmBridge.NDJSON_FILE_TO_ARROW.invokeExact(limits, arena.allocateFrom(file.toString()),
-                            schema, options.blockSize(), options.threads(), flags, corrupt, stream, error));
+            return prepared.read(file);
         }
     }
 
@@ -275,10 +269,10 @@ public final class ArrowNdjson {
     }
 
     /**
-     * Read options made ready for many reads: the schema exported to C once, not once a read
-     * (exporting a schema of hundreds of fields costs about as much as reading half a megabyte).
-     * Reads may run on several threads at once; closing it while one runs is an
-     * IllegalStateException.
+     * Read options made ready for many reads (chunks, messages, files): the schema exported to C
+     * once, not once a read (exporting a schema of hundreds of fields costs about as much as
+     * reading half a megabyte). Reads may run on several threads at once; closing it while one
+     * runs is an IllegalStateException.
      *
      * <pre>{@code
      * try (ArrowNdjson.PreparedRead prepared = ArrowNdjson.prepare(allocator, options)) {
@@ -345,6 +339,16 @@ public final class ArrowNdjson {
                 MemorySegment copy = padded(arena, ndjson);
                 return read(copy, ndjson.length, copy.byteSize());
             }
+        }
+
+        /** As {@link ArrowNdjson#read(BufferAllocator, Path, ReadOptions)}, with these options. */
+        public ArrowReader read(Path file) throws IOException {
+            // A missing or unreadable file is the usual IOException (checked without opening it,
+            // which would end a named pipe's writer's stream).
+            file.getFileSystem().provider().checkAccess(file, AccessMode.READ);
+            return importRead(this, (limits, schema, flags, corrupt, stream, error, arena) ->
+                    (int) FfmBridge.NDJSON_FILE_TO_ARROW.invokeExact(limits, arena.allocateFrom(file.toString()),
+                            schema, options.blockSize(), options.threads(), flags, corrupt, stream, error));
         }
 
         /** The read of length bytes of native data, capacity of which may be read past them. */

@@ -265,6 +265,44 @@ class ArrowNdjsonTest {
     }
 
     @Test
+    void aPreparedReadIsNotClosedUnderARunningRead(@TempDir Path dir) throws Exception {
+        // A read of a named pipe runs until its writer closes it: once more than the pipe holds
+        // has been written, the read is running (it took the rest), and closing is refused
+        // until it ends. Its rows are then those of the same bytes in memory.
+        Path fifo = dir.resolve("records.ndjson");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        byte[] ndjson = records(4000); // (about 900 KB: far more than a pipe's 64 KB)
+        ArrowNdjson.ReadOptions o = ArrowNdjson.ReadOptions.DEFAULT.withSchema(SCHEMA).withBlockSize(1 << 16);
+        try (BufferAllocator allocator = new RootAllocator()) {
+            List<String> expected;
+            try (ArrowReader r = ArrowNdjson.read(allocator, ndjson, o)) {
+                expected = rows(r);
+            }
+            ArrowNdjson.PreparedRead prepared = ArrowNdjson.prepare(allocator, o);
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<List<String>> read = pool.submit(() -> {
+                    try (ArrowReader r = prepared.read(fifo)) {
+                        return rows(r);
+                    }
+                });
+                try (OutputStream out = Files.newOutputStream(fifo)) {
+                    out.write(ndjson);
+                    out.flush();
+                    IllegalStateException running = assertThrows(IllegalStateException.class, prepared::close);
+                    assertEquals("a read with these options is running", running.getMessage());
+                }
+                assertEquals(expected, read.get());
+                prepared.close();
+                prepared.close(); // (again: nothing)
+                assertThrows(IllegalStateException.class, () -> prepared.read(fifo));
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Test
     void infersGhArchiveWherePyarrowAndPolarsFail() throws IOException {
         Path gh = TestData.root().resolve("ndjson/gharchive-2015-01-01-0.ndjson");
         try (BufferAllocator allocator = new RootAllocator();
