@@ -175,11 +175,11 @@ final class SplitReader implements PartitionReader<ColumnarBatch> {
                 }
                 continue;
             }
+            if (prepared == null) {
+                prepared = ArrowNdjson.prepare(allocator, read);
+            }
             ArrowArrayStream next = ArrowArrayStream.allocateNew(allocator);
             try {
-                if (prepared == null) {
-                    prepared = ArrowNdjson.prepare(allocator, read);
-                }
                 prepared.readInto(buf.asSlice(0, n), next);
             } catch (JsonException e) {
                 next.close(); // (a failed read leaves nothing to release)
