@@ -1173,6 +1173,20 @@ arrow_error read_failure(int failed, uint64_t at) {
   return e;
 }
 
+/**
+ * The block of `length` bytes at `bytes`, from file offset `begin`, appended to `blocks` and
+ * given to `take` (which may throw std::bad_alloc).
+ */
+template <typename Take>
+block &append_block(std::deque<block> &blocks, uint64_t begin, size_t length, const uint8_t *bytes, Take &take) {
+  block &b = blocks.emplace_back();
+  b.begin = begin;
+  b.end = begin + length;
+  b.bytes = bytes;
+  take(b);
+  return b;
+}
+
 /** One job at a time run on a thread of its own (started at the first), and waited for. */
 class helper_thread {
 public:
@@ -1276,11 +1290,7 @@ void each_file_block_read_ahead(file_blocks &source, bool count_lines, std::dequ
     }
     block *b;
     try {
-      b = &blocks.emplace_back();
-      b->begin = current.begin;
-      b->end = current.begin + current.length;
-      b->bytes = buffers[k].data();
-      take(*b);
+      b = &append_block(blocks, current.begin, current.length, buffers[k].data(), take);
     } catch (const std::bad_alloc &) {
       failed = ENOMEM;
       return;
@@ -1331,11 +1341,7 @@ void each_file_block(file_blocks &source, unsigned threads, bool count_lines, st
             failed_at = begin;
             return;
           }
-          b = &blocks.emplace_back();
-          b->begin = begin;
-          b->end = begin + length;
-          b->bytes = buf.data();
-          take(*b);
+          b = &append_block(blocks, begin, length, buf.data(), take);
         } catch (const std::bad_alloc &) {
           stop = true;
           failed = ENOMEM;
